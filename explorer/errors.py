@@ -186,9 +186,12 @@ class RuleViolation(ScenarioError):
         field: the declaration's field path in its file, or ``""`` when the refusal is not tied to one field.
         step: the sequence step that refuses it, or ``""``.
         source: the file or input it came from, or ``None``.
+        allowed: the values the field would take at that point (a list, or free text), or ``None``.
 
     The message: with a ``field``, the one-line form of :class:`ScenarioError` (``src: field 'f': not allowed
-    (step): reason (allowed: see Game: Section)``); without, ``reason [Section]``.
+    (step): reason (allowed: see Game: Section)``; with ``allowed``, the values the field may take at that point
+    first: ``(allowed: one of '', 'A'; see Game: Section)``, an empty list ``none here``); without, ``reason
+    [Section]``.
 
     Attributes:
         rejection: the refusal as data (:class:`Rejection`).
@@ -196,7 +199,7 @@ class RuleViolation(ScenarioError):
     """
 
     def __init__(self, reason: str, rule: Any = None, *, field: str = "", step: str = "",
-                 source: str | None = None):
+                 source: str | None = None, allowed: str | Iterable[str] | None = None):
         self.rule = rule
         self.section = getattr(rule, "section", rule)
         self.reason = reason
@@ -204,7 +207,10 @@ class RuleViolation(ScenarioError):
         self.rejection = Rejection(step, field, reason, rule)
         if field:
             problem = f"not allowed ({step}): {reason}" if step else f"not allowed: {reason}"
-            super().__init__(field, problem, f"see {rule}" if rule else None, source)
+            if allowed is not None and not isinstance(allowed, str):
+                allowed = ("one of " + ", ".join(short_repr(a) for a in allowed)) if allowed else "none here"
+            see = f"see {rule}" if rule else None
+            super().__init__(field, problem, f"{allowed}; {see}" if allowed and see else allowed or see, source)
         else:
             ExplorerError.__init__(self, f"{reason} [{self.section}]" if rule else reason)
             self.field, self.problem, self.allowed = "", reason, None

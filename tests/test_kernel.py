@@ -118,6 +118,16 @@ def test_a_refusal_without_field_keeps_the_short_form():
     assert RuleViolation("x", RULE).section == "Counting"
 
 
+def test_a_refusal_can_name_the_values_its_field_allows_there():
+    v = RuleViolation("no card is drawn", "Event Phase", field="mission.event", step="Round 3", source="r.toml",
+                      allowed=[""])
+    assert str(v) == ("r.toml: field 'mission.event': not allowed (Round 3): no card is drawn "
+                      "(allowed: one of ''; see Event Phase)")
+    assert "(allowed: none here; see Event Phase)" in str(RuleViolation("x", "Event Phase", field="f", allowed=[]))
+    assert str(RuleViolation("x", None, field="f", allowed=["A", "B"])).endswith("(allowed: one of 'A', 'B')")
+    assert str(RuleViolation("x", "Event Phase", field="f")).endswith("(allowed: see Event Phase)")   # unchanged
+
+
 def test_steps_are_frozen_and_their_facts_read_only():
     s = Step("t", RULE, facts={"a": [1]}, marks=["m"])
     with pytest.raises(dataclasses.FrozenInstanceError):

@@ -123,13 +123,16 @@ def test_multi_hex_attack_lines_go_to_the_base_hex_in_sight_and_the_map_has_a_ke
     page.close()
 
 
-@pytest.mark.parametrize("width", [1280, 900])
+@pytest.mark.parametrize("width", [1280, 1100, 1000, 900])
 def test_gd_round_mission_steps_to_the_end_with_no_gap_under_the_map(browser, app_url, width):
     """gd-round-mission (a round carrying Storybook Mission 1, no map) and gd-round-mission-3 (on a map) stepped with
     Next to their last step: the focused step follows the round played in Python, the sheets gain the mission's state
-    from its step; at 1280 px the scenario's title box sits right under the map column (no empty gap as tall as the
-    sheets; WIDE_CSS), and no width scrolls sideways."""
+    from its step; from 1000 px (WIDE_MIN_WIDTH) the map and the step column are side by side and the scenario's title
+    box sits right under the map column (no empty gap as tall as the sheets; WIDE_CSS: at 1000 and 1100 px the flex
+    row left one, 416 px under gd-round-mission's no-map box); narrower, the map has its own row and the step column
+    follows it; no width scrolls sideways."""
     from explorer.games import get_game
+    from explorer.games.galaxydefenders.round_views import WIDE_MIN_WIDTH
 
     g = get_game("galaxydefenders")
     page = browser.new_page(viewport={"width": width, "height": 900})
@@ -150,11 +153,14 @@ def test_gd_round_mission_steps_to_the_end_with_no_gap_under_the_map(browser, ap
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         left, about, side = (page.locator(c).first.bounding_box()        # locators reach into the shadow DOM
                              for c in (".xr-round-left", ".xr-round-about", ".xr-round-side"))
-        if side["x"] >= left["x"] + left["width"] - 1:   # map and step side by side: the title box under the map
+        if width >= WIDE_MIN_WIDTH:                       # map and step side by side: the title box under the map
+            assert side["x"] >= left["x"] + left["width"] - 1, (left, side)
             assert about["y"] - (left["y"] + left["height"]) < 40, (left, about)
             assert about["x"] < side["x"]
-        else:
-            assert width < 1120                           # WIDE_MIN_WIDTH: side by side from there
+        else:                                             # stacked: the step column right under the map's row
+            assert side["y"] >= left["y"] + left["height"] - 1, (left, side)
+            assert side["y"] - (left["y"] + left["height"]) < 40, (left, side)
+            assert about["y"] >= side["y"] + side["height"] - 1, (side, about)
         if SCREENSHOTS:
             page.screenshot(path=os.path.join(SCREENSHOTS, f"galaxydefenders-{name}-{width}.png"), full_page=True)
     page.close()

@@ -152,11 +152,13 @@ def test_property_the_result_is_the_first_matching_row(flames, dead, agents):
 def test_special_event_statement_replaces_or_adds():
     t = resolve("gd-mission-2-campaign")
     texts = [s.title for s in t.steps if s.section == "Round 1: Event phase"]
-    assert texts[1:] == ["STAND-IN statement: each agent gains one device of his choice"]
+    assert texts[0].startswith("Mission 2's special rule no longer skips the Event phase")   # 2.3 decides the draw
+    assert texts[1] == "Special Event D is drawn"
+    assert texts[2:] == ["STAND-IN statement: each agent gains one device of his choice"]
     assert t.rulings == {"special_event_statement": "replaces"}
     t = resolve("gd-mission-2-campaign", special_event_statement="adds")
     texts = [s.title for s in t.steps if s.section == "Round 1: Event phase"]
-    assert texts[1:] == ["Teleport Signals", "STAND-IN statement: each agent gains one device of his choice"]
+    assert texts[2:] == ["Teleport Signals", "STAND-IN statement: each agent gains one device of his choice"]
     assert t.result.rounds == 1 and t.result.status is None
 
 
@@ -508,3 +510,19 @@ def test_mission_4_an_agent_dying_outside_the_base_is_a_ruling():
     # not consulted when nothing died, nor once the doors are down
     assert resolve_mission(mission(4, [{}, {}])).rulings == {}
     assert resolve("gd-mission-4").rulings == {}
+
+
+def test_a_special_rule_until_something_ends_once_and_does_not_come_back():
+    """Mission 2: "skip the Event phase until one Underground Probe is deployed over Waypoint 1": the Event phase
+    that first meets it says so (Storybook 2.3) and draws; when Special Event B later removes that probe, the Event
+    phase is not skipped again (it was skipped until the probe came, not while it is missing). Before session 13
+    the rule was read again each round: round 2 was skipped, its Event card silently dropped."""
+    sc = mission(2, [{"counters": {"probes_on_waypoint_1": 1}, "event": "D"},
+                     {"counters": {"probes_on_waypoint_1": 0}, "event": ""}])
+    t = resolve_mission(sc)
+    r1 = [s for s in t.steps if s.section == "Round 1: Event phase"]
+    assert r1[0].rule == S.SPECIAL_MISSION_RULES and r1[0].facts == {"rule_ended": "skip_event_phase"}
+    assert r1[1].title == "Special Event D is drawn"
+    r2 = [s.title for s in t.steps if s.section == "Round 2: Event phase"]
+    assert r2 == ["A standard Event card is drawn"]
+    assert t.result.events == ("D", "-")

@@ -446,10 +446,11 @@ def event_column(event: SpecialEvent, previous: str, rulings=None) -> tuple[list
     return event.effects, "the leftmost column (the card has no column for this previous result)"
 
 
-def apply_effect(state: MissionState, e: EffectLine, ctx: MissionContext, sec: str, how: str
-                 ) -> tuple[MissionState, list[Step]]:
+def apply_effect(state: MissionState, e: EffectLine, ctx: MissionContext, sec: str, how: str,
+                 rule=S.SPECIAL_EVENT_EFFECTS) -> tuple[MissionState, list[Step]]:
     """One effect line: skipped when it moves Signals and the mission ignores such effects (Mission 6), else its
-    counter changes (capped) are applied."""
+    counter changes (capped) are applied. ``rule``: the section whose effect it is (2.5 for a special event's, 2.3
+    for a special mission rule's own effects: Mission 3's replaced Event phase)."""
     if e.tag == "signals" and any(r.kind == "ignore_signal_effects" for r in ctx.mission.rules):
         return state, [Step(f"Ignored: {e.text}", S.SPECIAL_MISSION_RULES, "This mission ignores every effect that "
                             "teleports or moves Signals in the Event phase.", section=sec, facts={"ignored": True})]
@@ -463,7 +464,7 @@ def apply_effect(state: MissionState, e: EffectLine, ctx: MissionContext, sec: s
         changes[k] = new
     after = state.with_counters(changes)
     counts = "; ".join(f"{k} {state.value(k)} -> {after.value(k)}" for k in changes)
-    return after, [Step(e.text + (f" ({counts})" if counts else ""), S.SPECIAL_EVENT_EFFECTS, how, section=sec,
+    return after, [Step(e.text + (f" ({counts})" if counts else ""), rule, how, section=sec,
                         facts={"counters": dict(changes)} if changes else {})]
 
 
@@ -544,9 +545,11 @@ def deck_numbers(m: MissionData, events: tuple[str, ...]) -> list[tuple[int, str
 
 def first_drawn(ctx: MissionContext, card: str, now: int) -> str:
     """Where ``card`` was drawn before round ``now``, in the words of the scenario's fields: ``rounds[i].event``
-    (round i + 1) for a ``mission`` scenario, ``mission.earlier`` for a ``round`` scenario's ``[mission]``."""
+    (round i + 1) for a ``mission`` scenario, ``mission.earlier`` (or the deck's places within ``mission.drawn``,
+    :func:`drawn_before`) for a ``round`` scenario's ``[mission]``."""
     if ctx.where:
-        return f"before this round: {ctx.where}earlier"
+        return (f"before this round: {ctx.where}earlier lists it, or its place in the Events deck is within the "
+                f"{ctx.where}drawn cards")
     for i, r in enumerate(ctx.scenario.rounds[:now - 1]):
         if r.event == card:
             return f"in round {i + 1}, rounds[{i}].event"
@@ -567,8 +570,30 @@ def check_event_position(state: MissionState, ctx: MissionContext, card: str) ->
     a span only for that special event when it has not come yet.
 
     Raises:
-        RuleViolation: naming the round's ``event`` field.
+        RuleViolation: naming the round's ``event`` field and the values it may take at that point
+            (:func:`allowed_events`).
     """
+    try:
+        _check_position(state, ctx, card)
+    except RuleViolation as e:
+        raise RuleViolation(e.reason, e.rule, field=e.rejection.field, step=e.step, source=ctx.source,
+                            allowed=allowed_events(state, ctx)) from None
+
+
+def allowed_events(state: MissionState, ctx: MissionContext) -> list[str]:
+    """The values a round's ``event`` may take at this Event phase: ``""`` (a standard Event card) and the special
+    event letters that :func:`check_event_position` accepts now, in the mission's order (every refusal lists them)."""
+    out = []
+    for c in [""] + [e.card for e in special_events(ctx.mission, ctx.scenario)]:
+        try:
+            _check_position(state, ctx, c)
+        except RuleViolation:
+            continue
+        out.append(c)
+    return out
+
+
+def _check_position(state: MissionState, ctx: MissionContext, card: str) -> None:
     m = ctx.mission
     p = deck_cards(m, state.events) + 1
     field = ctx.field(state.round, "event")
@@ -644,25 +669,48 @@ def strategy_phase_check(state: MissionState, ctx: MissionContext) -> tuple[Miss
 
 def event_phase(state: MissionState, ctx: MissionContext, declared) -> tuple[MissionState, tuple[Step, ...]]:
     """6.3 Event Phase with the mission's rules (2.3): skipped, or replaced by the rule's effects, until its
-    condition holds; else the effects added to each Event phase, then the Event card drawn (a special event's
-    column, 2.5); the DEADLINE is reached with the last Event card (or the mission's ending special event)."""
+    condition holds (from the mission's start: once an Event card was drawn the rule has ended); the Event phase
+    that first meets it says so (a 2.3 step: it, not 2.5, decides that a card is drawn again); else the effects
+    added to each Event phase, then the Event card drawn (a special event's column, 2.5); the DEADLINE is reached
+    with the last Event card (or the mission's ending special event).
+
+    Raises:
+        RuleViolation: the round names an Event card (``event``) while the rule skips or replaces the Event phase
+            (no card is drawn: allowed ``""``), or one :func:`check_event_position` refuses.
+    """
     m, sc = ctx.mission, ctx.scenario
     sec = f"Round {state.round}: Event phase"
     steps: list[Step] = []
     for rule in m.rules:
-        if rule.kind in ("skip_event_phase", "replace_event_phase") and rule.until is not None and not \
-                condition_holds(rule.until, state, sc.agents, False):
-            if rule.kind == "skip_event_phase":
-                return state, (Step("Event phase skipped: no Event card is drawn", S.SPECIAL_MISSION_RULES,
-                                    f"{rule.text} (not yet: {condition_text(rule.until)}).", section=sec,
-                                    facts={"skipped": True}),)
-            steps.append(Step("No Event card is drawn: the mission's effects replace it", S.SPECIAL_MISSION_RULES,
-                              f"{rule.text} (until {condition_text(rule.until)}).", section=sec,
-                              facts={"replaced": True}))
-            for e in rule.effects:
-                state, st = apply_effect(state, e, ctx, sec, "The special mission rule's effect.")
-                steps += st
-            return state, tuple(steps)
+        if rule.kind not in ("skip_event_phase", "replace_event_phase") or rule.until is None or state.events:
+            continue        # an Event card drawn before: the rule ended then ("until" it holds, from the start)
+        how = "skips" if rule.kind == "skip_event_phase" else "replaces"
+        if condition_holds(rule.until, state, sc.agents, False):
+            steps.append(Step(f"Mission {m.id}'s special rule no longer {how} the Event phase: "
+                              f"{condition_text(rule.until)}; the top Event card is drawn as normal",
+                              S.SPECIAL_MISSION_RULES, f"{rule.text}. It holds after this round's Battle phase, so "
+                              "this Event phase draws and resolves the top Event card as normal (the rule "
+                              "superseded 6.3 for this mission only until then).", section=sec,
+                              facts={"rule_ended": rule.kind}))
+            continue
+        if declared.event:
+            raise RuleViolation(f"this Event phase draws no Event card (not Special Event {declared.event}): "
+                                f"mission {m.id}'s special rule {how} it ({rule.text}; not yet: "
+                                f"{condition_text(rule.until)})", S.SPECIAL_MISSION_RULES,
+                                field=ctx.field(state.round, "event"), step=f"Round {state.round}",
+                                source=ctx.source, allowed=[""])
+        if rule.kind == "skip_event_phase":
+            return state, (Step("Event phase skipped: no Event card is drawn", S.SPECIAL_MISSION_RULES,
+                                f"{rule.text} (not yet: {condition_text(rule.until)}).", section=sec,
+                                facts={"skipped": True}),)
+        steps.append(Step("No Event card is drawn: the mission's effects replace it", S.SPECIAL_MISSION_RULES,
+                          f"{rule.text} (until {condition_text(rule.until)}).", section=sec,
+                          facts={"replaced": True}))
+        for e in rule.effects:
+            state, st = apply_effect(state, e, ctx, sec, "The special mission rule's effect.",
+                                     S.SPECIAL_MISSION_RULES)
+            steps += st
+        return state, tuple(steps)
     for e in state.recurring:
         state, st = apply_effect(state, e, ctx, sec, "A special event added this effect to each Event phase.")
         steps += st
@@ -858,7 +906,9 @@ class RoundMissionModel(Strict):
     the Event cards ``drawn`` before this round and the special events among them (``earlier``: their effects added
     to each Event phase still apply), the ``counters`` as this round's Agents' and Aliens' phases leave them, the
     Event card this round's Event phase draws (``event``: a special event letter or ``""``) and an optional
-    ``deadline``."""
+    ``deadline``. A special event whose place in the Events deck lies within the ``drawn`` cards counts as
+    drawn before even when ``earlier`` omits it (:func:`drawn_before`); ``event`` must be ``""`` while a special
+    rule skips or replaces the Event phase (2.3)."""
 
     mission: int = Field(ge=1, le=6)
     previous: Literal["standalone", "accomplished", "partial", "failed"] = "standalone"
@@ -890,11 +940,98 @@ def check_round_mission(rm: RoundMissionModel, agents: int, source: str) -> Miss
     if len(rm.earlier) > rm.drawn:
         raise ScenarioError("mission.earlier", f"{plural(len(rm.earlier), 'special event')} among "
                             f"{plural(rm.drawn, 'Event card')} drawn", f"at most 'drawn' ({rm.drawn})", source)
+    if rm.mission in storybook_missions():
+        _check_before_round(storybook_missions()[rm.mission], rm, min(agents, 6), source)
     try:
         return parse_mission(data, source)
     except ScenarioError as e:
         field = e.field.replace("rounds[0].", "") if e.field else ""
         raise ScenarioError(f"mission.{field}" if field else "mission", e.problem, e.allowed, source) from None
+
+
+def _check_before_round(m: MissionData, rm: RoundMissionModel, agents: int, source: str) -> None:
+    """What a round's ``[mission]`` says came before it, against the mission's text: no Event card drawn while a
+    special rule skips or replaces every Event phase from the start until counters that never fall reach a value
+    (2.3: Mission 3's Bombs; ``drawn`` must be 0 while the counters after this round still fall short), and no
+    special event listed in ``earlier`` before its place in the Events deck ("Event deck" line, 2.5; Storybook
+    2.2's example) unless the text lets it come early (one whose place lies within the cards drawn and that
+    ``earlier`` does not list is drawn there: :func:`drawn_before`).
+
+    Raises:
+        ScenarioError: naming ``mission.drawn`` or ``mission.earlier`` and what they may be.
+    """
+    start = {k: agents if v == "agents" else v for k, v in m.start.items()}
+    after = MissionState(counters=tuple((k, rm.counters.get(k, start.get(k, 0))) for k in m.counters))
+    for rule in m.rules:
+        if rule.kind not in ("skip_event_phase", "replace_event_phase") or rule.until is None or rm.drawn == 0:
+            continue
+        clauses = [c for alt in rule.until for c in alt]
+        if all(c.counter in m.never_fall and c.op in (">", ">=") for c in clauses) and \
+                not condition_holds(rule.until, after, agents, False):
+            how = "skips" if rule.kind == "skip_event_phase" else "replaces"
+            raise ScenarioError("mission.drawn", f"{plural(rm.drawn, 'Event card')} drawn before this round, but "
+                                f"mission {m.id}'s special rule {how} every Event phase until "
+                                f"{condition_text(rule.until)} (2.3) and "
+                                f"{join_words(sorted({c.counter for c in clauses}), 'and')} never falls: after "
+                                f"this round {', '.join(f'{c.counter} is {after.value(c.counter)}' for c in clauses)}",
+                                f"0 until {condition_text(rule.until)}", source)
+    deck = rm.drawn - len(m.on_top() & set(rm.earlier))
+    early = {n.event for n in m.needs if n.early}
+    for k in rm.earlier:
+        if k in m.positions and m.span(k)[0] > deck and k not in early:
+            first, last = m.span(k)
+            where = ordinal(first) if first == last else f"{ordinal(first)} to {ordinal(last)}"
+            raise ScenarioError("mission.earlier", f"Special Event {k} is the {where} Event card of mission {m.id} "
+                                f"({m.positions_text}): not among the {plural(deck, 'card')} of the deck drawn "
+                                "before this round", "the special events of the places drawn", source)
+
+
+def drawn_before(m: MissionData, rm: RoundMissionModel) -> list[str]:
+    """The special events drawn before a round with a ``[mission]``: ``earlier``, and each special event whose
+    place in the Events deck (the mission's "Event deck" line, 2.5; Storybook 2.2's example) lies within the deck's
+    ``drawn`` cards though ``earlier`` does not list it (the text says it was drawn there: Mission 1's A once a card
+    was drawn); its effects added to each Event phase apply as the listed ones'."""
+    deck = rm.drawn - len(m.on_top() & set(rm.earlier))
+    implied = [k for k in m.positions if k not in rm.earlier and m.span(k)[1] <= deck]
+    return list(rm.earlier) + implied
+
+
+def rule_in_force(rm: RoundMissionModel, agents: int) -> MissionRule | None:
+    """The special rule (2.3) that skips or replaces the Event phase of a round with this ``[mission]``: one whose
+    condition does not hold on the counters after the round while no Event card was drawn before it (such a rule
+    runs from the mission's start until the condition holds); ``None`` otherwise (the Event phase draws a card)."""
+    m = storybook_missions().get(rm.mission)
+    if m is None or rm.drawn or rm.earlier:
+        return None
+    agents = min(agents, 6)
+    start = {k: agents if v == "agents" else v for k, v in m.start.items()}
+    after = MissionState(counters=tuple((k, rm.counters.get(k, start.get(k, 0))) for k in m.counters))
+    return next((r for r in m.rules if r.kind in ("skip_event_phase", "replace_event_phase") and r.until is not None
+                 and not condition_holds(r.until, after, agents, False)), None)
+
+
+def _events_before(m: MissionData, rm: RoundMissionModel) -> tuple[str, ...]:
+    """The Event cards drawn before a round with a ``[mission]``, as :class:`MissionState` keeps them: the special
+    events put on top of the deck (no place in it), then the deck's ``drawn`` cards, each special event of
+    ``earlier`` at its place (the first free one of its span), one drawn early in the first free place, the others
+    standard cards (``"-"``); whatever order ``earlier`` lists them in (:func:`drawn_before` adds the special events
+    the deck's places imply)."""
+    known = drawn_before(m, rm)
+    top = [k for k in known if k in m.on_top()]
+    slots = ["-"] * (rm.drawn - len(top))
+    rest = []
+    for k in sorted((k for k in known if k not in top),
+                    key=lambda k: m.span(k) if k in m.positions else (MAX_ROUNDS + 1, 0)):
+        first, last = m.span(k) if k in m.positions else (1, 0)
+        free = next((i for i in range(first - 1, min(last, len(slots))) if slots[i] == "-"), None)
+        if free is None:
+            rest.append(k)
+        else:
+            slots[free] = k
+    for k in rest:
+        if "-" in slots:
+            slots[slots.index("-")] = k
+    return tuple(top) + tuple(slots)
 
 
 def round_mission(state, ctx) -> tuple:
@@ -911,11 +1048,13 @@ def round_mission(state, ctx) -> tuple:
     mctx = MissionContext(rulings=ctx.rulings, mission=m, scenario=sc, deadline=rm.deadline or m.deadline,
                           source=ctx.source, where="mission.")
     start = mission_initial(sc)
-    recurring = tuple(line for e in m.special_events if e.card in rm.earlier
+    before = drawn_before(m, rm)
+    recurring = tuple(line for e in m.special_events if e.card in before
                       for line in event_column(e, rm.previous)[0] if line.every_event_phase)
-    events = tuple(rm.earlier) + ("-",) * (rm.drawn - len(rm.earlier))
+    events = _events_before(m, rm)
     ms = replace(start.with_counters(rm.counters), round=ctx.scenario.round, events=events, recurring=recurring,
-                 ended=(rm.drawn - len(m.on_top() & set(rm.earlier)) >= mctx.deadline if m.ends == "last_event" else m.ends in rm.earlier))
+                 ended=(rm.drawn - len(m.on_top() & set(rm.earlier)) >= mctx.deadline if m.ends == "last_event"
+                        else m.ends in before))
     ms, steps = event_phase(ms, mctx, sc.rounds[0])
     ms, more = strategy_phase_check(replace(ms, round=ctx.scenario.round + 1), mctx)
     return replace(state, mission=ms), tuple(s.in_section(s.section.replace(

@@ -108,7 +108,8 @@ Scenario kind ``round`` (TOML)::
     [[npc_deck]]                      # on a map: the NPC deck, top first (10.1.1): name, health, tactic, flying,
     name = "Knight"                   #   rules, weapon (as [[npcs]])
     [[npc_discard]]                   # on a map: the NPC discard pile (as [[npc_deck]]); with the cards of NPCs
-    name = "Archon"                   #   dying in the round it is reshuffled by the seed when the deck runs out
+    name = "Archon"                   #   dying in the round it is reshuffled when the deck runs out (order:
+                                      #   npc_reshuffles, else the seed)
     [[drones]]                        # on a map: drones deployed in an earlier round (9.7.4)
     kind = "vigil"                    # hologram | vigil | gd-5 (in the owner's deployed list)
     owner = "Marine"
@@ -127,6 +128,8 @@ A round on a map adds (all optional; see ``scenarios/gd-round-map.toml``)::
     friendly_fire = false             # Storybook 6 (default OFF; ON at HARD): an NPC's, agent's or drone's Area
                                       #   or Explosion attack also reaches its allies (10.2.2, ruling
                                       #   friendly_fire_reach)
+    npc_reshuffles = [["Archon", "Sgt. Rock"]]   # optional: the new NPC deck's order (top first) each time the
+                                      #   deck runs out (10.1.1; the pile's cards, each once; else: the seed)
     [map.areas]                       # the activation map format: [map.areas], [map.centres], map.blocking,
     A = ["0,0", "1,0"]                #   [[map.edges]]
     B = ["2,0", "3,0"]
@@ -196,12 +199,19 @@ from .activation import RuleModel
 from .combat import (CombatMapModel, EffectModel, EffectSymbol, RolledModel, TargetState, with_source,
                      wound_tally)
 from .conditions import PowerSuit, PowerSuitModel, power_suit_energy, refresh
-from .missions import MissionState, RoundMissionModel, check_round_mission, round_mission
+from .missions import MissionState, RoundMissionModel, check_round_mission, condition_text, round_mission, \
+    rule_in_force
 from .menace import Menace
 from .round_map import MapNote, Placed
 from .options import rulings as make_rulings
 
 Name = Annotated[str, Field(min_length=1, max_length=40)]
+MAX_NPC_PILE = 29
+"""Cards in one reshuffled NPC discard pile at most: ``[[npc_discard]]`` (12), ``[[npc_deck]]`` (12) and ``[[npcs]]``
+(5) all dead in the round."""
+MAX_NPC_RESHUFFLES = 20
+"""Entries of ``npc_reshuffles``: one reshuffle needs an NPC signal revealed with the deck empty (at most 20
+``[[signals]]``)."""
 MAX_ACTIVITIES = 20
 """Activities listed in one agent turn."""
 Pose = Literal["standing", "crouching", "prone"]
@@ -450,6 +460,12 @@ class RoundScenario(GdScenarioHeader):
     npc_discard: list[RoundNpcCard] = Field(default_factory=list, max_length=12)
     """The NPC discard pile when the round starts (cards of NPCs that died earlier, 10.4), as ``[[npc_deck]]``;
     reshuffled into the deck when the deck runs out (10.1.1, :func:`.round_signals.reshuffle_npc_discard`)."""
+    npc_reshuffles: list[Annotated[list[Name], Field(min_length=1, max_length=MAX_NPC_PILE)]] = Field(
+        default_factory=list, max_length=MAX_NPC_RESHUFFLES)
+    """The new NPC deck's order, top first, each time the deck runs out and the discard pile is reshuffled (10.1.1),
+    in the order the reshuffles come: entry ``k`` for the round's ``k + 1``-th; each must hold the pile's cards at
+    that point, each once (refused otherwise, and an entry for a reshuffle that never comes); a reshuffle without an
+    entry takes its order from the seed. As Mass Effect's ``reshuffles`` for its Hazard deck."""
     npc_specialist: Name | None = None
     drones: list[RoundDrone] = Field(default_factory=list, max_length=12)
     drone_tiles: dict[DroneKind, DroneTile] = Field(default_factory=dict, max_length=3)
@@ -1136,19 +1152,35 @@ def suit_activity(state: RoundState, ctx: RoundContext, agent: str, what: str, k
 
 def event_phase(state: RoundState, ctx: RoundContext) -> tuple[RoundState, tuple[Step, ...]]:
     """6.3 Event Phase: the Alpha Agent draws the Event card; the balancer gives the signals teleported (real
-    agents only: NPCs do not count). Nothing when the file has no ``[event]``."""
+    agents only: NPCs do not count). Nothing when the file has no ``[event]``. With a ``[mission]`` whose special
+    rule (Storybook 2.3) still replaces the Event phase (Mission 3) no card is drawn: the first step says so and the
+    balancer counts the rule's Teleport Signals; one that skips it (Mission 2) refuses the ``[event]`` table.
+
+    Raises:
+        RuleViolation: ``[event]`` while the mission's special rule skips the Event phase (field ``event``)."""
     from .phases import EventFigure, signals_to_teleport
 
     ev = ctx.scenario.event
     if ev is None:
         return state, ()
+    rm = ctx.scenario.mission
+    rule = None if rm is None else rule_in_force(rm, len(ctx.scenario.agents))
+    if rule is not None and rule.kind == "skip_event_phase":
+        raise RuleViolation(f"mission {rm.mission}'s special rule skips this Event phase ({rule.text}; not yet: "
+                            f"{condition_text(rule.until)}): no Event card is drawn and no signal teleported",
+                            S.SPECIAL_MISSION_RULES, field="event", step="Event phase", source=ctx.source,
+                            allowed="no [event] table until the rule's condition holds")
     figures = [EventFigure(name=a.name, side="agent", bleeding=a.down) for a in state.agents]
     figures += [EventFigure(name=n.figure.name, side="npc") for n in state.npcs if not n.figure.down]
     figures += [EventFigure(name=f"alien {i + 1}", side="alien") for i in range(ev.aliens)]
     alpha = alpha_of(state, ctx)
     n, st = signals_to_teleport(figures, ev.signals, ev.balancer, ctx.rulings)
-    first = Step(f"{alpha} (Alpha Agent) draws the Event card", S.EVENT_PHASE, "", section="Event phase",
-                 marks=(alpha,))
+    first = (Step(f"{alpha} (Alpha Agent) draws the Event card", S.EVENT_PHASE, "", section="Event phase",
+                  marks=(alpha,)) if rule is None else
+             Step(f"No Event card is drawn: mission {rm.mission}'s special rule replaces the Event phase; its "
+                  "Teleport Signals effect teleports as an Event card would", S.SPECIAL_MISSION_RULES,
+                  f"{rule.text} (not yet: {condition_text(rule.until)}). The number of signals is the 6.3 "
+                  "balancer's, below.", section="Event phase", facts={"replaced": True}))
     return replace(state, teleported=n), (first, *st)
 
 
@@ -1402,8 +1434,15 @@ def round_frames(scenario: RoundScenario, rulings, seed: int | None = None, roll
 
     Raises:
         RuleViolation: a choice the rules refuse.
+        ScenarioError: an ``npc_reshuffles`` order that is not the discard pile, or more entries than reshuffles.
     """
-    return play(round_initial(scenario), ROUND_SEQUENCE, round_context(scenario, rulings, seed, roller))
+    frames = play(round_initial(scenario), ROUND_SEQUENCE, round_context(scenario, rulings, seed, roller))
+    done = frames[-1].state.reshuffles
+    if len(scenario.npc_reshuffles) > done:
+        raise ScenarioError(f"npc_reshuffles[{done}]", f"the NPC deck was reshuffled {plural(done, 'time')} in this "
+                            "round (10.1.1: when an NPC signal is revealed with the deck empty), so this order is "
+                            "never used", f"at most {plural(done, 'entry', 'entries')}", scenario._source)
+    return frames
 
 
 def suit_shown(scenario: RoundScenario) -> bool:

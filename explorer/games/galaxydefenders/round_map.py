@@ -147,7 +147,7 @@ def check_round_map(sc: RoundScenario, source: str) -> None:
                 [f"turns[{i}].activities[{j}].{k}" for i, j, a in acts for k in ("to", "target", "rolled")
                  if getattr(a, k) is not None] +
                 [f"turns[{i}].close_encounter" for i, t in enumerate(sc.turns) if t.close_encounter] +
-                [k for k in ("signals", "npc_deck", "npc_discard", "drones") if getattr(sc, k)] +
+                [k for k in ("signals", "npc_deck", "npc_discard", "npc_reshuffles", "drones") if getattr(sc, k)] +
                 [f"turns[{i}].activities[{j}].{k}" for i, j, a in acts for k in ("reveal", "place")
                  if getattr(a, k)])
         if used:

@@ -112,6 +112,13 @@ def check_signals_and_drones(sc: RoundScenario, amap, seen: dict, source: str) -
             if any(r.action == "attack" for r in c.rules) and c.weapon is None:
                 raise ScenarioError(f"{key}[{i}].weapon", f"{c.name}'s A.I. section attacks but it has no weapon",
                                     "a weapon table", source)
+    cards = {c.name for c in sc.npc_deck + sc.npc_discard} | {n.name for n in sc.npcs}
+    for k, order in enumerate(sc.npc_reshuffles):
+        bad = next((c for c in order if c not in cards), None)
+        if bad is not None or len(set(order)) != len(order):
+            raise ScenarioError(f"npc_reshuffles[{k}]", f"{bad!r} is not an NPC card of the file" if bad else
+                                "a card named twice", "names of [[npc_discard]], [[npc_deck]] and [[npcs]] cards, "
+                                "each once", source)
     agents = {a.name: a for a in sc.agents}
     for i, d in enumerate(sc.drones):
         if d.owner not in agents:
@@ -301,19 +308,34 @@ def npc_discard_pile(state: RoundState) -> tuple[str, ...]:
 
 def reshuffle_npc_discard(state: RoundState, ctx: RoundContext, sec: str) -> tuple[RoundState, tuple[Step, ...]]:
     """10.1.1 NPC Deck: the deck has run out, so the discard pile (:func:`npc_discard_pile`) is reshuffled to
-    recreate it. Deterministic: the pile, in its order, is shuffled by a generator seeded from the round's seed (the
-    file's ``seed`` or ``--seed``) and the reshuffle's number, apart from the dice (the dice rolled after it do not
-    change). Returns ``(state with the new deck, top first, and an empty pile, (the step,))``."""
+    recreate it. The new deck's order is the file's ``npc_reshuffles`` entry for this reshuffle when it has one (it
+    must hold the pile's cards, each once); else deterministic: the pile, in its order, is shuffled by a generator
+    seeded from the round's seed (the file's ``seed`` or ``--seed``) and the reshuffle's number, apart from the dice
+    (the dice rolled after it do not change). Returns ``(state with the new deck, top first, and an empty pile, (the
+    step,))``.
+
+    Raises:
+        ScenarioError: the ``npc_reshuffles`` entry is not the pile (field ``npc_reshuffles[k]``)."""
     import random
 
     pile = npc_discard_pile(state)
     k = state.reshuffles + 1
-    seed = ctx.dice.seed
-    deck = list(pile)
-    random.Random(f"{seed}/npc-discard/{k}").shuffle(deck)
+    given = ctx.scenario.npc_reshuffles
+    if k <= len(given):
+        deck = list(given[k - 1])
+        if sorted(deck) != sorted(pile):
+            raise ScenarioError(f"npc_reshuffles[{k - 1}]", f"{', '.join(deck)} is not the NPC discard pile "
+                                f"({', '.join(pile)}) of reshuffle {k}", "the pile's cards, each once, in the new "
+                                "deck's order (top first)", ctx.source)
+        how = f"the order the file gives, npc_reshuffles[{k - 1}]"
+    else:
+        seed = ctx.dice.seed
+        deck = list(pile)
+        random.Random(f"{seed}/npc-discard/{k}").shuffle(deck)
+        how = f"shuffled from seed {seed}, reshuffle {k}; the same seed gives the same order"
     step = Step(f"The NPC deck has run out: the discard pile ({', '.join(pile)}) is reshuffled into a new deck",
-                S.NPC_DECK, f"New deck, top first: {', '.join(deck)} (shuffled from seed {seed}, reshuffle {k}; the "
-                "same seed gives the same order).", {"pile": list(pile), "deck": list(deck)}, (), sec)
+                S.NPC_DECK, f"New deck, top first: {', '.join(deck)} ({how}).",
+                {"pile": list(pile), "deck": list(deck)}, (), sec)
     return replace(state, npc_deck=tuple(deck), npc_discard=(), reshuffles=k), (step,)
 
 

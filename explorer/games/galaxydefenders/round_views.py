@@ -19,16 +19,17 @@ import ipywidgets as W
 
 from explorer.games import Game
 from explorer.trace import Trace
-from explorer.widgets.round_stepper import RoundStepperView, box, fit_map
+from explorer.widgets.round_stepper import PHONE_ORDER_MAX_WIDTH, RoundStepperView, box, fit_map
 
 from . import options as opts
 from .round_picture import FRAME_NOTE, MAP_LEGEND, STANDINS, RoundPosition, card_html, focus_html, map_svg, positions_from, \
     sheets_html
 
 
-WIDE_MIN_WIDTH = 1120
+WIDE_MIN_WIDTH = 1000
 """Window width (CSS px) from which :data:`WIDE_CSS` lays the page out in two grid columns: the map column at most
-760 px, the step column at least 340, the gap and the page's margins."""
+760 px (scaled down to fit, :func:`explorer.widgets.round_stepper.fit_map`: about 630 px at 1000), the step column
+at least 340, the gap and the page's margins. Below it (down to the phone layout) the map has a row of its own."""
 
 WIDE_CSS = (
     f"<style>@media (min-width:{WIDE_MIN_WIDTH}px){{"
@@ -37,11 +38,17 @@ WIDE_CSS = (
     ".gd-round .xr-round-main>.xr-round-left{grid-column:1;grid-row:1}"
     ".gd-round .xr-round-main>.xr-round-side{grid-column:2;grid-row:1 / span 2}"
     ".gd-round .xr-round-main>.xr-round-about{grid-column:1;grid-row:2}"
+    "}"
+    f"@media (min-width:{PHONE_ORDER_MAX_WIDTH + 1}px) and (max-width:{WIDE_MIN_WIDTH - 1}px){{"
+    ".gd-round .xr-round-main>.xr-round-left{flex:1 1 100% !important;max-width:100%}"
     "}</style>")
 """The Round page on a wide window: the scenario's title box right under the map, in the map's column, beside the
 taller step column (the card and the sheets under the step); before, the flex row wrapped the title box under both
-columns and left an empty gap under the map as tall as the sheets (the audit, at 1280 px). Narrower windows keep the
-stacked layout and a phone :data:`explorer.widgets.round_stepper.ROUND_PHONE_CSS`."""
+columns and left an empty gap under the map as tall as the sheets (the audit, at 1280 px; from 1000 px since session
+13: between 1000 and 1120 px the flex row still put a small map, or a round without one, beside the step with the
+title box under both, or left the map alone in its row with an empty band beside it). Between the phone layout and
+:data:`WIDE_MIN_WIDTH` the map takes a row of its own, whatever its size, so the step column and the title box follow
+it with no gap; a phone keeps :data:`explorer.widgets.round_stepper.ROUND_PHONE_CSS`."""
 
 
 def round_scenarios(game: Game) -> list[str]:
