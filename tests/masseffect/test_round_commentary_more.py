@@ -259,3 +259,22 @@ def test_standin_shotgun_matches_the_commentary_example():
     wrex = load_sheets()["Wrex"]
     assert wrex.box("Shotgun").damage == (2, 4)
     assert wrex.box("Shoot It 46 More Times").repeats == "Shotgun"
+
+
+# --- the outcome text: Proximity Mine tokens left -------------------------------------------------------------------
+
+
+def _outcome(d, rul=None):
+    from explorer.games.masseffect.outcome import outcome_text
+    return outcome_text(resolve(d, rul))
+
+
+def test_outcome_text_says_the_proximity_mine_tokens_left():
+    d = read_toml(SCENARIOS / "me-round-commentary.toml")
+    assert "  Garrus' Proximity Mine tokens left: 2" in _outcome(d).splitlines()      # three, one placed
+    d["proximity_mines"] = 1
+    assert "  Garrus' Proximity Mine tokens left: 0" in _outcome(d).splitlines()
+
+
+def test_outcome_text_has_no_mine_line_without_proximity_mines():
+    assert "Proximity Mine" not in _outcome(data())

@@ -533,21 +533,31 @@ def shadow_broker_intuition(board: Board, enemy: str, target: str, damage: int, 
     return board.shown(), after, [st]
 
 
+def _closer(terrain: Terrain, board: Board, enemy: str, start: Hex, end: Hex) -> tuple[Squadmate, int, int] | None:
+    """``(the Squadmate of Board.krogan, distance at the start, at the end)`` when ``enemy`` ended its move closer to
+    that Squadmate (on the map, not Downed) by Counting Distances; else ``None``."""
+    if board.krogan is None or start == end or board.enemy(enemy) is None:
+        return None
+    sq = board.squadmate(board.krogan[0])
+    if sq is None or sq.downed or sq.position is None:
+        return None
+    d0, d1 = terrain.distance(start, sq.position), terrain.distance(end, sq.position)
+    if d0 is None or d1 is None or d1 >= d0:
+        return None
+    return sq, d0, d1
+
+
 def what_krogan_do_best(terrain: Terrain, board: Board, enemy: str, start: Hex, end: Hex
                         ) -> tuple[Board, list[Step]]:
     """Squadmate Commentary › Urdnot Wrex › What Krogan Do Best: whether ``enemy``, having moved ``start`` -> ``end``,
     is closer to Wrex than at the start of its move, by Counting Distances (around walls and closed doors; no route:
     not closer). If so (and :attr:`Board.krogan` is in play, Wrex on the map and not Downed), he regains the stand-in's
     Shield Points, up to his maximum. Returns the board and the steps (none when no closer)."""
-    if board.krogan is None or start == end:
+    close = _closer(terrain, board, enemy, start, end)
+    if close is None:
         return board, []
+    sq, d0, d1 = close
     who, regain = board.krogan
-    sq = board.squadmate(who)
-    if sq is None or sq.downed or sq.position is None or board.enemy(enemy) is None:
-        return board, []
-    d0, d1 = terrain.distance(start, sq.position), terrain.distance(end, sq.position)
-    if d0 is None or d1 is None or d1 >= d0:
-        return board, []
     new = min(sq.shield_points + regain, sq.shield_points_max)
     gain = (f"{who} regains {plural(new - sq.shield_points, 'Shield Point')} ({sq.shield_points} -> {new})"
             if new > sq.shield_points else f"{who} has full Shield Points ({sq.shield_points}): nothing to regain")
@@ -798,8 +808,7 @@ def advance(terrain: Terrain, board: Board, enemy: Enemy, choices: Choices,
             *enemy_damage_happenings(moved, res, INFERNO_DAMAGE * pick.infernos)).shown(1 + len(res.steps))
         if res.defeated:
             board = replace(board, returned_to_bag=board.returned_to_bag + (enemy.name,))
-    board, more = what_krogan_do_best(terrain, board, enemy.name, path[0], pick.hex)
-    return board, steps + more
+    return board, steps
 
 
 # --- one Enemy's Activation -----------------------------------------------------------------------------------------
@@ -925,7 +934,28 @@ class SpawnForInvalid:
     enemy_type: str
 
 
-Task = Union[CardInstruction, OrderEnemies, ActivateEnemy, SpawnForInvalid]
+@dataclass(frozen=True)
+class KroganCloser:
+    """Task: Wrex's What Krogan Do Best after ``enemy`` Advanced ``start`` -> ``end`` and ended closer to him
+    (:func:`what_krogan_do_best`); its own frame, so the Advance is drawn before it."""
+
+    enemy: str
+    start: Hex
+    end: Hex
+
+
+def _krogan_task(terrain: Terrain, before: Board, after: Board, name: str) -> tuple[KroganCloser, ...]:
+    """The :class:`KroganCloser` task when ``name``'s Activation moved it closer to the Squadmate of
+    :attr:`Board.krogan` (else none)."""
+    e0, e1 = before.enemy(name), after.enemy(name)
+    if after.krogan is None or e0 is None or e1 is None or e0.position == e1.position:
+        return ()
+    if _closer(terrain, after, name, e0.position, e1.position) is None:
+        return ()
+    return (KroganCloser(name, e0.position, e1.position),)
+
+
+Task = Union[CardInstruction, OrderEnemies, ActivateEnemy, SpawnForInvalid, KroganCloser]
 """One thing the Hazard card still has to do (:attr:`Board.agenda`)."""
 
 MAX_HAZARD_TASKS = 1000
@@ -987,13 +1017,19 @@ def hazard_task(board: Board, ctx: ActivationContext, number: int) -> tuple[Boar
             steps = [Step("Activate Spawned Enemy: this card spawned no Minion, nothing to Activate", S.HAZARD_CARD)]
             board = board.shown()
         else:
+            before = board
             board, steps = activate_enemy(terrain, board, board.spawned, choices, rulings)
+            board = replace(board, agenda=_krogan_task(terrain, before, board, before.spawned) + board.agenda)
     elif isinstance(task, OrderEnemies):
         order, focus, steps = activation_order(terrain, board, task.names, choices)
         todo = (*(ActivateEnemy(n) for n in order), *(SpawnForInvalid(t) for t in task.then_invalid))
         board = replace(board.shown(len(steps), focus), agenda=todo + rest)
     elif isinstance(task, ActivateEnemy):
+        before = board
         board, steps = activate_enemy(terrain, board, task.name, choices, rulings)
+        board = replace(board, agenda=_krogan_task(terrain, before, board, task.name) + board.agenda)
+    elif isinstance(task, KroganCloser):
+        board, steps = what_krogan_do_best(terrain, board, task.enemy, task.start, task.end)
     else:
         board, steps = invalid_activation(terrain, board, task.enemy_type, choices)
     if board.failed:

@@ -176,9 +176,20 @@ sheets)::
     box = "Sabotage Turret"     # a Turret (Active or Disabled) fires at the Enemies in its Line of Fire
     die = "standard"
     turret = "3,-1"
+    [[turns.actions]]
+    box = "Shoot It 46 More Times"  # Wrex's Shotgun Blast resolved twice, the same Damage both times (ruling
+    die = "enhanced"            # shoot_it_46)
+    target = "Husk A"
+    second_target = "Husk B"    # the second Blast's Enemy (default: target)
+    [[turns]]
+    squadmate = "Tali"
+    intuition = "Husk C"        # Liara's Shadow Broker Intuition readied for Husk C's next Attack on any Squadmate
+                                # this turn (ruling intuition_attacks; once per Round, a stand-in)
 
 Energy Drain regains a Shield Point after its Damage (at full Shield Points only the Damage); Warp has no effect on an
-Enemy with a Biotic Effect token; Lift Grenade is used on one all the same (no second token).
+Enemy with a Biotic Effect token; Lift Grenade is used on one all the same (no second token). Sabotage Enemy chooses an
+Enemy with the Ranged Tag, even one Asari Controller makes count as having none; What Krogan Do Best gives Wrex a
+Shield Point back each time an Enemy ends its move closer to him (Counting Distances; ruling krogan_moves).
 
 Wrex's Blood Rage needs no declaration: each trigger flips a Calm Rage token Enraged and each Enemy adjacent to Wrex
 suffers the sheet's ``rage_damage``. A sheet without these numbers (0) only counts its triggers, said in the trace.
@@ -1258,6 +1269,7 @@ def _hit(board: Board, ctx: RoundContext, who: str, enemy, amount: int, source: 
         board, more = react_tag(board, ctx, enemy.name, who)
         steps += more
         if board.krogan is not None and ctx.rulings.reading("krogan_moves") == "any_move":
+            _seen(seen, f"React Tag: {enemy.name}", board, len(steps))
             board, more = what_krogan_do_best(ctx.terrain, board, enemy.name, enemy.position,
                                               board.enemy(enemy.name).position)
             steps += more
@@ -3425,6 +3437,10 @@ class RoundOutcome(Outcome):
     war_readiness: int | None = None
     core: tuple[tuple[str, Any], ...] = ()
     """The Core Ability elements at the end (``command_ready``, ``aim``, ``enraged``), each only when not 0."""
+    mines: tuple[str, int] | None = None
+    """``(Squadmate, Proximity Mine tokens left)`` when a Squadmate has Proximity Mines unlocked (Squadmate Commentary
+    › Garrus Vakarian › Proximity Mines), else ``None``; said in the outcome text (not in :meth:`to_json`, whose
+    shape the golden traces fix)."""
     kind = "round"
 
     @property
@@ -3550,7 +3566,19 @@ def round_outcome(state: RoundState, loot_in_play: bool = False, mission_rules: 
         tuple(str(h) for h in state.disabled_turrets), state.campaign_next,
         None if war is None else state.war_readiness,
         tuple((k, v) for k, v in (("command_ready", state.command_ready), ("aim", state.aim),
-                                  ("enraged", state.enraged)) if v))
+                                  ("enraged", state.enraged)) if v),
+        _mine_owner(state))
+
+
+def _mine_owner(state: RoundState) -> tuple[str, int] | None:
+    """``(Squadmate, Proximity Mine tokens left)`` when a Squadmate's unlocked box has Proximity Mine tokens (on the
+    sheet, or unlocked earlier / during play), else ``None``."""
+    for sq in state.board.squadmates:
+        sheet = (state.sheets or {}).get(sq.name)
+        for b in sheet.boxes if sheet is not None else ():
+            if b.mines and (b.unlocked or (sq.name, b.name) in state.unlocked):
+                return sq.name, state.mines
+    return None
 
 
 def play_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None,
