@@ -278,3 +278,27 @@ def test_outcome_text_says_the_proximity_mine_tokens_left():
 
 def test_outcome_text_has_no_mine_line_without_proximity_mines():
     assert "Proximity Mine" not in _outcome(data())
+
+
+# --- dice placed without resolving: unlocked Abilities count ---------------------------------------------------------
+
+
+def _garrus_rolls(unlocked):
+    """Garrus rolls three Standard dice and declares no Action: all three go on free matching Action Spaces. On the
+    stand-in sheet his free Standard spaces are Concussive Shot's and Revive's (two); Overload, Locked on the sheet,
+    has a third once unlocked (the file's [unlocked])."""
+    d = read_toml(SCENARIOS / "me-round-commentary.toml")
+    d["unlocked"] = {"Garrus": unlocked} if unlocked else {}
+    d["turns"] = [{"squadmate": "Garrus", "roll": {"rolls": [["standard", "standard", "standard"] + ["move_2"] * 9]}}]
+    d["on_point"] = "Garrus"
+    return [s for s in resolve(d).steps if s.title.startswith(("Placed without", "No free Action Space"))]
+
+
+def test_dice_placed_without_resolving_use_an_ability_unlocked_earlier():
+    """The first three dice that fit, in Pool order: Locked, the third Standard die fits nowhere and S4 (Move 2) goes
+    on a Move space; with Overload unlocked in an earlier Mission, S3 goes on Overload."""
+    locked = _garrus_rolls([])
+    assert len(locked) == 1 and "Overload" not in locked[0].title
+    assert "S4 (Move 2) on Move (Action Space 1)" in locked[0].title
+    opened = _garrus_rolls(["Overload"])
+    assert len(opened) == 1 and "S3 (Standard) on Overload (Action Space 1)" in opened[0].title

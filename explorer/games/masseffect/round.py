@@ -2663,9 +2663,11 @@ def _grenade(state: RoundState, ctx: RoundContext, who: str, it: Item, seen=None
 
 def _free_spaces(state: RoundState, ctx: RoundContext, who: str) -> list[tuple[str, int, str]]:
     """``(box, index, kind)`` of every Action Space of ``who``'s sheet a die may still be placed on without
-    resolving: not holding a die, not in a Locked Ability, not the Mission Action (a die goes there only when the
-    Mission Rules page allows it)."""
-    return [(b.name, k, kind) for b in ctx.sheets[who].boxes if b.unlocked and b.name != "Mission"
+    resolving: not holding a die, not in a Locked Ability (one unlocked in an earlier Mission, the file's
+    ``[unlocked]``, or during this one is free), not the Mission Action (a die goes there only when the Mission
+    Rules page allows it)."""
+    return [(b.name, k, kind) for b in ctx.sheets[who].boxes
+            if b.name != "Mission" and is_unlocked(state, ctx, who, b.name)
             for k, kind in enumerate(b.spaces) if (who, b.name, k) not in state.used]
 
 
