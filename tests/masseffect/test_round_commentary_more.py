@@ -84,7 +84,8 @@ def test_shoot_it_46_standard_deals_2_both_times_on_the_same_target():
     del a["second_target"]
     t = resolve(d)
     assert [x for x in titles(t) if x.startswith("Husk B suffers")][:2] == [
-        "Husk B suffers 2 Damage from Wrex: 2 of Shield Value 6", "Husk B suffers 2 Damage from Wrex: 4 of Shield Value 6"]
+        "Husk B suffers 2 Damage from Wrex: 2 of Shield Value 6",
+        "Husk B suffers 2 Damage from Wrex: 4 of Shield Value 6"]
 
 
 def test_shoot_it_46_second_target_gone_is_refused_naming_the_field():

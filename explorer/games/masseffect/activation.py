@@ -944,12 +944,15 @@ class KroganCloser:
     end: Hex
 
 
-def _krogan_task(terrain: Terrain, before: Board, after: Board, name: str) -> tuple[KroganCloser, ...]:
-    """The :class:`KroganCloser` task when ``name``'s Activation moved it closer to the Squadmate of
-    :attr:`Board.krogan` (else none)."""
+def _krogan_task(terrain: Terrain, before: Board, after: Board, name: str, rulings: Rulings
+                 ) -> tuple[KroganCloser, ...]:
+    """The :class:`KroganCloser` task when ``name``'s Activation (its Advance) moved it closer to the Squadmate of
+    :attr:`Board.krogan` (else none). An Advance counts under both readings of the ruling ``krogan_moves``, which is
+    read here so that a trace lists it."""
     e0, e1 = before.enemy(name), after.enemy(name)
     if after.krogan is None or e0 is None or e1 is None or e0.position == e1.position:
         return ()
+    rulings.reading("krogan_moves")
     if _closer(terrain, after, name, e0.position, e1.position) is None:
         return ()
     return (KroganCloser(name, e0.position, e1.position),)
@@ -1019,7 +1022,8 @@ def hazard_task(board: Board, ctx: ActivationContext, number: int) -> tuple[Boar
         else:
             before = board
             board, steps = activate_enemy(terrain, board, board.spawned, choices, rulings)
-            board = replace(board, agenda=_krogan_task(terrain, before, board, before.spawned) + board.agenda)
+            board = replace(board, agenda=_krogan_task(terrain, before, board, before.spawned, rulings)
+                            + board.agenda)
     elif isinstance(task, OrderEnemies):
         order, focus, steps = activation_order(terrain, board, task.names, choices)
         todo = (*(ActivateEnemy(n) for n in order), *(SpawnForInvalid(t) for t in task.then_invalid))
@@ -1027,7 +1031,7 @@ def hazard_task(board: Board, ctx: ActivationContext, number: int) -> tuple[Boar
     elif isinstance(task, ActivateEnemy):
         before = board
         board, steps = activate_enemy(terrain, board, task.name, choices, rulings)
-        board = replace(board, agenda=_krogan_task(terrain, before, board, task.name) + board.agenda)
+        board = replace(board, agenda=_krogan_task(terrain, before, board, task.name, rulings) + board.agenda)
     elif isinstance(task, KroganCloser):
         board, steps = what_krogan_do_best(terrain, board, task.enemy, task.start, task.end)
     else:
