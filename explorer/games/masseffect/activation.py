@@ -214,6 +214,12 @@ class Board(Roster):
             step-through page draws.
         revealed: the Shrouded areas revealed so far (Shrouded Areas: a Squadmate stood by an unlocked door into
             them); an Enemy there is no longer in a Shrouded area.
+        krogan: ``(Squadmate, Shield Points)``: Wrex's What Krogan Do Best is unlocked: an Enemy that ends its move
+            closer to him than at its start (Counting Distances) gives him that many Shield Points back (the sheet's
+            ``closer_shield``, a stand-in; Squadmate Commentary › Urdnot Wrex); ``None``: not in play.
+        intuition: ``(Squadmate, Enemy, Damage)``: Liara's Shadow Broker Intuition is to be used the next time that
+            Enemy targets any Squadmate: that Attack deals that much less Damage (the sheet's ``intuition``, a
+            stand-in; Squadmate Commentary › Liara T'Soni); cleared once used. ``None``: not declared.
     """
 
     squadmates: tuple[Squadmate, ...]
@@ -229,6 +235,8 @@ class Board(Roster):
     log: tuple[Happening, ...] = ()
     scenes: tuple[Scene, ...] = ()
     revealed: tuple[str, ...] = ()
+    krogan: tuple[str, int] | None = None
+    intuition: tuple[str, str, int] | None = None
 
     def hurt(self, name: str, amount: int, by: str) -> tuple[Board, list[Step]]:
         """Squadmate Damage to ``name`` (:func:`~.units.squadmate_damage`), recorded in :attr:`log`."""
@@ -500,14 +508,81 @@ def select_target(board: Board, verdicts: list[TargetVerdict], choices: Choices,
     return chosen, out, step
 
 
+def shadow_broker_intuition(board: Board, enemy: str, target: str, damage: int, how: str
+                            ) -> tuple[Board, int, list[Step]]:
+    """Squadmate Commentary › Liara T'Soni › Shadow Broker Intuition: used "when an Enemy targets any Squadmate, not
+    just Liara". When :attr:`Board.intuition` names ``enemy``, its Attack (``how``: "Attack" or "Opportunity
+    Attack") on ``target`` deals the stand-in's Damage less (never below 0) and the declaration is spent; a Downed
+    owner cannot use it. Returns the board, the Damage now dealt and the step (none when not used)."""
+    if board.intuition is None or board.intuition[1] != enemy:
+        return board, damage, []
+    who, _, less = board.intuition
+    board = replace(board, intuition=None)
+    sq = board.squadmate(who)
+    if sq is None or sq.downed:
+        st = Step(f"{who} is Downed: Shadow Broker Intuition cannot be used on {enemy}'s {how}",
+                  S.COMMENTARY_LIARA_SHADOW_BROKER, facts={"enemy": enemy, "used": False}, marks=(who,))
+        return board.shown(), damage, [st]
+    after = max(0, damage - less)
+    whose = "her own" if target == who else f"{target}'s"
+    st = Step(f"Shadow Broker Intuition: {enemy} targets {target}; {who} uses it on {whose} behalf: the {how} deals "
+              f"{damage} -> {after} Damage", S.COMMENTARY_LIARA_SHADOW_BROKER,
+              "Usable when an Enemy targets any Squadmate, not just Liara. What it does is printed on the sheet, not "
+              "in the rulebook: the sheet file's intuition (a stand-in: less Damage, once per Round).",
+              facts={"enemy": enemy, "target": target, "used": True, "damage": after}, marks=(who, enemy, target))
+    return board.shown(), after, [st]
+
+
+def _closer(terrain: Terrain, board: Board, enemy: str, start: Hex, end: Hex) -> tuple[Squadmate, int, int] | None:
+    """``(the Squadmate of Board.krogan, distance at the start, at the end)`` when ``enemy`` ended its move closer to
+    that Squadmate (on the map, not Downed) by Counting Distances; else ``None``."""
+    if board.krogan is None or start == end or board.enemy(enemy) is None:
+        return None
+    sq = board.squadmate(board.krogan[0])
+    if sq is None or sq.downed or sq.position is None:
+        return None
+    d0, d1 = terrain.distance(start, sq.position), terrain.distance(end, sq.position)
+    if d0 is None or d1 is None or d1 >= d0:
+        return None
+    return sq, d0, d1
+
+
+def what_krogan_do_best(terrain: Terrain, board: Board, enemy: str, start: Hex, end: Hex
+                        ) -> tuple[Board, list[Step]]:
+    """Squadmate Commentary › Urdnot Wrex › What Krogan Do Best: whether ``enemy``, having moved ``start`` -> ``end``,
+    is closer to Wrex than at the start of its move, by Counting Distances (around walls and closed doors; no route:
+    not closer). If so (and :attr:`Board.krogan` is in play, Wrex on the map and not Downed), he regains the stand-in's
+    Shield Points, up to his maximum. Returns the board and the steps (none when no closer)."""
+    close = _closer(terrain, board, enemy, start, end)
+    if close is None:
+        return board, []
+    sq, d0, d1 = close
+    who, regain = board.krogan
+    new = min(sq.shield_points + regain, sq.shield_points_max)
+    gain = (f"{who} regains {plural(new - sq.shield_points, 'Shield Point')} ({sq.shield_points} -> {new})"
+            if new > sq.shield_points else f"{who} has full Shield Points ({sq.shield_points}): nothing to regain")
+    st = Step(f"What Krogan Do Best: {enemy} ends its move {plural(d1, 'hex', 'hexes')} from {who}, closer than "
+              f"{d0} at its start: {gain}", S.COMMENTARY_WREX_WHAT_KROGAN_DO_BEST,
+              "Closer by Counting Distances (around walls and closed doors). What it gives is printed on the sheet, "
+              "not in the rulebook: the sheet file's closer_shield (a stand-in).",
+              facts={"enemy": enemy, "from": d0, "to": d1, "squadmate": who, "shield_points": new},
+              marks=(who, enemy))
+    return board.with_squadmate(replace(sq, shield_points=new)).shown(), [st]
+
+
 def attack(board: Board, enemy: Enemy, target: str) -> tuple[Board, list[Step]]:
     """Attacking: the target suffers Damage equal to the Enemy's Attack Value (2 lower with a Biotic Effect token),
-    Shields first (Squadmate Damage)."""
+    Shields first (Squadmate Damage); Liara's Shadow Broker Intuition, when declared on this Enemy, first lowers it
+    (:func:`shadow_broker_intuition`)."""
     av = enemy.effective_attack_value
     note = f" ({enemy.attack_value} - 2, Biotic Effect token)" if enemy.biotic_effect else ""
     if enemy.biotic_effect and enemy.attack_value < 2:      # Biotic Effects: 2 lower, to a minimum of 0
         note = f" ({enemy.attack_value} - 2, Biotic Effect token, to a minimum of 0)"
-    steps = [Step(f"{enemy.name} Attacks {target} for {av} Damage{note}", S.ATTACKING, facts={"enemy": enemy.name,
+    board, less, pre = shadow_broker_intuition(board, enemy.name, target, av, "Attack")
+    if less != av:
+        note += f" ({av} - {av - less}, Shadow Broker Intuition)"
+        av = less
+    steps = pre + [Step(f"{enemy.name} Attacks {target} for {av} Damage{note}", S.ATTACKING, facts={"enemy": enemy.name,
                   "target": target, "attack_value": av}, marks=(enemy.name, target))]
     board, more = board.logged(Attack(enemy.name, target)).shown().hurt(target, av, enemy.name)
     return board, steps + more
@@ -859,7 +934,31 @@ class SpawnForInvalid:
     enemy_type: str
 
 
-Task = Union[CardInstruction, OrderEnemies, ActivateEnemy, SpawnForInvalid]
+@dataclass(frozen=True)
+class KroganCloser:
+    """Task: Wrex's What Krogan Do Best after ``enemy`` Advanced ``start`` -> ``end`` and ended closer to him
+    (:func:`what_krogan_do_best`); its own frame, so the Advance is drawn before it."""
+
+    enemy: str
+    start: Hex
+    end: Hex
+
+
+def _krogan_task(terrain: Terrain, before: Board, after: Board, name: str, rulings: Rulings
+                 ) -> tuple[KroganCloser, ...]:
+    """The :class:`KroganCloser` task when ``name``'s Activation (its Advance) moved it closer to the Squadmate of
+    :attr:`Board.krogan` (else none). An Advance counts under both readings of the ruling ``krogan_moves``, which is
+    read here so that a trace lists it."""
+    e0, e1 = before.enemy(name), after.enemy(name)
+    if after.krogan is None or e0 is None or e1 is None or e0.position == e1.position:
+        return ()
+    rulings.reading("krogan_moves")
+    if _closer(terrain, after, name, e0.position, e1.position) is None:
+        return ()
+    return (KroganCloser(name, e0.position, e1.position),)
+
+
+Task = Union[CardInstruction, OrderEnemies, ActivateEnemy, SpawnForInvalid, KroganCloser]
 """One thing the Hazard card still has to do (:attr:`Board.agenda`)."""
 
 MAX_HAZARD_TASKS = 1000
@@ -921,13 +1020,20 @@ def hazard_task(board: Board, ctx: ActivationContext, number: int) -> tuple[Boar
             steps = [Step("Activate Spawned Enemy: this card spawned no Minion, nothing to Activate", S.HAZARD_CARD)]
             board = board.shown()
         else:
+            before = board
             board, steps = activate_enemy(terrain, board, board.spawned, choices, rulings)
+            board = replace(board, agenda=_krogan_task(terrain, before, board, before.spawned, rulings)
+                            + board.agenda)
     elif isinstance(task, OrderEnemies):
         order, focus, steps = activation_order(terrain, board, task.names, choices)
         todo = (*(ActivateEnemy(n) for n in order), *(SpawnForInvalid(t) for t in task.then_invalid))
         board = replace(board.shown(len(steps), focus), agenda=todo + rest)
     elif isinstance(task, ActivateEnemy):
+        before = board
         board, steps = activate_enemy(terrain, board, task.name, choices, rulings)
+        board = replace(board, agenda=_krogan_task(terrain, before, board, task.name, rulings) + board.agenda)
+    elif isinstance(task, KroganCloser):
+        board, steps = what_krogan_do_best(terrain, board, task.enemy, task.start, task.end)
     else:
         board, steps = invalid_activation(terrain, board, task.enemy_type, choices)
     if board.failed:
@@ -1069,6 +1175,10 @@ def opportunity_attacks(terrain: Terrain, board: Board, mover: str, path: Sequen
         pinned = ""
         for e in provoking:
             av = e.effective_attack_value
+            if board.intuition is not None and rulings is not None and \
+                    rulings.reading("intuition_attacks") == "opportunity_too":
+                board, av, more = shadow_broker_intuition(board, e.name, mover, av, "Opportunity Attack")
+                steps += more
             steps.append(Step(f"{mover} leaves {e.name}'s adjacency ({a} -> {b}): Opportunity Attack for {av}",
                               S.OPPORTUNITY_ATTACKS, " ".join(x for x in (
                                   "Highest Attack Value first." if len(provoking) > 1 else "",

@@ -559,6 +559,49 @@ CALIBRATE_AIM = RulingOption(
 )
 
 
+SHOOT_IT_46 = RulingOption(
+    key="shoot_it_46",
+    title="Which Shotgun Blast Wrex's Shoot It 46 More Times resolves a second time",
+    section="Squadmate Commentary › Urdnot Wrex › Shoot It 46 More Times",
+    readings={
+        "twice": "The Ability's own die resolves the Shotgun Blast Action twice; both times deal the Damage of that "
+                 "die's icon (Standard 2, Enhanced 4).",
+        "repeat_first": "The Ability repeats a Shotgun Blast Action Wrex already resolved this turn, for that "
+                        "Action's Damage, whatever icon is on this Ability; refused when there was none.",
+    },
+    default="twice",
+    why_default="The commentary counts the resolutions made 'using this Ability' ('the second time you resolve the "
+                "Shotgun Blast Action using this Ability'), and its example names one allocated icon for 'both "
+                "times': the die on this Ability's Action Space.",
+)
+
+KROGAN_MOVES = RulingOption(
+    key="krogan_moves",
+    title="Which Enemy moves Wrex's What Krogan Do Best looks at",
+    section="Squadmate Commentary › Urdnot Wrex › What Krogan Do Best",
+    readings={
+        "advance_only": "Only an Enemy's Advance (its own move when Activated) is 'its move'.",
+        "any_move": "Also the one hex an Enemy with the React Tag moves toward its attacker.",
+    },
+    default="advance_only",
+    why_default="The commentary speaks of 'its move' and 'the start of its move', the words of Advancing ('it must "
+                "end its move ...'); the React Tag moves the Enemy as a reaction to Damage, not as its own move.",
+)
+
+INTUITION_ATTACKS = RulingOption(
+    key="intuition_attacks",
+    title="Whether Liara's Shadow Broker Intuition can be used on an Opportunity Attack",
+    section="Squadmate Commentary › Liara T'Soni › Shadow Broker Intuition",
+    readings={
+        "attacking_only": "Only when an Activated Enemy selects its target (Attacking: 'First, select a target').",
+        "opportunity_too": "Also an Opportunity Attack on a Squadmate leaving an Enemy's adjacency.",
+    },
+    default="attacking_only",
+    why_default="The commentary says 'when an Enemy targets any Squadmate': Attacking is the rule in which an Enemy "
+                "selects a target; an Opportunity Attack selects none, it hits the Squadmate who moves away.",
+)
+
+
 ALL_OPTIONS: tuple[RulingOption, ...] = tuple(v for v in dict(globals()).values() if isinstance(v, RulingOption))
 """Every Mass Effect ruling option, in definition order."""
 

@@ -231,7 +231,12 @@ def _units_text(o: DamageOutcome | ActivationOutcome) -> list[str]:
                                        f"{'event' if len(o.rejected) == 1 else 'events'} "
                                        f"{join_words(i + 1 for i in o.rejected)}"))
     head += events or ["nothing happens to any character"]
-    return ["Outcome: " + "; ".join(head)] + _units_lines(o)
+    lines = ["Outcome: " + "; ".join(head)] + _units_lines(o)
+    mines = getattr(o, "mines", None)               # a round file with Proximity Mines unlocked
+    if mines is not None:
+        whose = mines[0] + ("'" if mines[0].endswith("s") else "'s")
+        lines.append(f"  {whose} Proximity Mine tokens left: {mines[1]}")
+    return lines
 
 
 def outcome_text(trace: Trace) -> str:

@@ -176,9 +176,20 @@ sheets)::
     box = "Sabotage Turret"     # a Turret (Active or Disabled) fires at the Enemies in its Line of Fire
     die = "standard"
     turret = "3,-1"
+    [[turns.actions]]
+    box = "Shoot It 46 More Times"  # Wrex's Shotgun Blast resolved twice, the same Damage both times (ruling
+    die = "enhanced"            # shoot_it_46)
+    target = "Husk A"
+    second_target = "Husk B"    # the second Blast's Enemy (default: target)
+    [[turns]]
+    squadmate = "Tali"
+    intuition = "Husk C"        # Liara's Shadow Broker Intuition readied for Husk C's next Attack on any Squadmate
+                                # this turn (ruling intuition_attacks; once per Round, a stand-in)
 
 Energy Drain regains a Shield Point after its Damage (at full Shield Points only the Damage); Warp has no effect on an
-Enemy with a Biotic Effect token; Lift Grenade is used on one all the same (no second token).
+Enemy with a Biotic Effect token; Lift Grenade is used on one all the same (no second token). Sabotage Enemy chooses an
+Enemy with the Ranged Tag, even one Asari Controller makes count as having none; What Krogan Do Best gives Wrex a
+Shield Point back each time an Enemy ends its move closer to him (Counting Distances; ruling krogan_moves).
 
 Wrex's Blood Rage needs no declaration: each trigger flips a Calm Rage token Enraged and each Enemy adjacent to Wrex
 suffers the sheet's ``rage_damage``. A sheet without these numbers (0) only counts its triggers, said in the trace.
@@ -204,7 +215,7 @@ from explorer.trace import Step, Trace
 from . import sections as S
 from .activation import (HAZARD_CARD_SEQUENCE, ActivationContext, Board, Choices, ChoicesSpec, HazardInstruction,
                          Instruction, MapTerrain, _card, _hex_field, _load_map, coolant_leak_end_of_turn,
-                         inferno_start_of_round, opportunity_attacks, shrouded_now)
+                         inferno_start_of_round, opportunity_attacks, shrouded_now, what_krogan_do_best)
 from .options import rulings as _rulings_for
 from .results import EnemyAt, Happening, MediGel, OnPointPassed, Refused, Revived, SquadmateAt, SquadmateMoved
 from .sheets import (CALIBRATE_BONUS, DOWNED_LOCKS_MAX, FACES_FOR, MOVEMENT_POINTS, PROXIMITY_MINES, STANDIN, DieFace,
@@ -292,6 +303,7 @@ class ActionSpec(Strict):
     aim: bool = False
     calibrate: bool = False
     battlemaster: bool = False
+    second_target: str | None = Field(default=None, max_length=40)
 
 
 class UnlockSpec(Strict):
@@ -394,6 +406,7 @@ class TurnSpec(Strict):
     roll: RollSpec | None = None
     analysis: AnalysisSpec | None = None
     drone: list[DroneSpec] = Field(default_factory=list, max_length=20)
+    intuition: str | None = Field(default=None, min_length=1, max_length=40)
     actions: list[ActionSpec] = Field(default_factory=list, max_length=DICE_PER_TURN + PARAGON_DICE_MAX)
     choices: ChoicesSpec = Field(default_factory=ChoicesSpec)
 
@@ -817,6 +830,7 @@ class Action:
     aim: bool = False
     calibrate: bool = False
     battlemaster: bool = False
+    second_target: str | None = None
 
 
 @dataclass(frozen=True)
@@ -855,6 +869,7 @@ class Turn:
     analysis: tuple[str, str] | None = None
     field: str = ""
     drone: tuple[Drone, ...] = ()
+    intuition: str | None = None
 
 
 @dataclass(frozen=True)
@@ -899,6 +914,9 @@ class RoundState:
         mines: Garrus' Proximity Mine tokens left (Squadmate Commentary › Garrus Vakarian › Proximity Mines: three
             at the start of each Mission once unlocked, three taken at once when unlocked during one).
         calibrated: ``(Round, Squadmate)`` of each turn in which Calibrate was used (once per turn).
+        blasts: ``(Round, Squadmate, die face, bonus Damage, why)`` of each resolved Action on a box another box
+            ``repeats`` (Wrex's Shotgun Blast, for Shoot It 46 More Times under ``shoot_it_46 = repeat_first``).
+        intuition_used: the Rounds in which Shadow Broker Intuition was used (the stand-in's once per Round).
         sheets: the Squadmate Sheets this Round is played with (the file's sheet file), for what a view shows of
             them (track lengths); never compared.
         progress: ``(Mission Action rule, Progress Boxes marked)`` (Mission Rules Page; Basic Actions › Mission).
@@ -943,6 +961,8 @@ class RoundState:
     enraged: int = 0
     mines: int = 0
     calibrated: tuple[tuple[int, str], ...] = ()
+    blasts: tuple[tuple[int, str, str, int, str], ...] = ()
+    intuition_used: tuple[int, ...] = ()
     sheets: Mapping[str, Sheet] | None = dc_field(default=None, compare=False, repr=False)
 
     def hand(self, name: str) -> str | None:
@@ -1248,6 +1268,11 @@ def _hit(board: Board, ctx: RoundContext, who: str, enemy, amount: int, source: 
         _seen(seen, f"Damage to {enemy.name}", board, len(steps))
         board, more = react_tag(board, ctx, enemy.name, who)
         steps += more
+        if board.krogan is not None and ctx.rulings.reading("krogan_moves") == "any_move":
+            _seen(seen, f"React Tag: {enemy.name}", board, len(steps))
+            board, more = what_krogan_do_best(ctx.terrain, board, enemy.name, enemy.position,
+                                              board.enemy(enemy.name).position)
+            steps += more
     return board, steps
 
 
@@ -1294,6 +1319,16 @@ def _ability(board: Board, ctx: RoundContext, who: str, act: Action, seen=None, 
                             field=f"{act.field}.target", step="Step B: Actions")
     enhanced = act.die == "enhanced"
     steps: list[Step] = []
+    if box.ranged_only:
+        if not enemy.has_tag("Ranged"):
+            raise RuleViolation(f"{box.name} chooses an Enemy with the Ranged Tag: {act.target} has none",
+                                S.COMMENTARY_TALI_SABOTAGE_ENEMY, field=f"{act.field}.target", step="Step B: Actions")
+        if board.tags_ignored(enemy):
+            steps.append(Step(f"{act.target} has a Biotic Effect token, so Asari Controller makes it count as having "
+                              f"no Tags; {who}'s {box.name} may still choose it for its Ranged Tag",
+                              S.COMMENTARY_TALI_SABOTAGE_ENEMY, "The commentary: an Enemy with a Ranged Tag can still "
+                              "be chosen even if it has a Biotic Effect token, once Liara has Asari Controller.",
+                              facts={"enemy": act.target, "ranged": True}, marks=(act.target,)))
     if box.biotic_target == "no_effect" and enemy.biotic_effect:
         if ctx.rulings.reading("warp_on_biotic") == "no_effect":
             return board.shown(1), [Step(f"{who}'s {box.name} has no effect on {act.target}: it already has a Biotic "
@@ -1555,6 +1590,87 @@ def _sabotage_turret(state: RoundState, ctx: RoundContext, who: str, act: Action
     return replace(state, board=board), steps
 
 
+def _shoot_it_again(state: RoundState, ctx: RoundContext, who: str, act: Action, box: str, cut, base: int, seen=None
+                    ) -> tuple[RoundState, list[Step]]:
+    """Squadmate Commentary › Urdnot Wrex › Shoot It 46 More Times: the box's ``repeats`` Action (Wrex's Shotgun
+    Blast, the stand-in's ``Shotgun``) is resolved a second time, dealing "the same amount of Damage as the first".
+    Which first: the ruling ``shoot_it_46``. ``twice`` (default): this Ability's die resolves it twice, on ``target``
+    then on ``second_target`` (default: the same Enemy), both with this die's icon and the same bonus (a Ready
+    Command token, Aim, Krogan Battlemaster spent once, on this Action). ``repeat_first``: the Shotgun Blast Wrex
+    resolved earlier this turn is repeated on ``second_target`` (default ``target``) with that Action's icon and
+    bonus. ``cut``/``base``: the Action's frame observer and its steps so far; ``seen``: the board observer.
+
+    Raises:
+        RuleViolation: no target (``turns[i].actions[j].target``), the second target gone
+            (``.second_target``), no Shotgun Blast this turn under ``repeat_first`` (``.box``), a bonus flag under
+            ``repeat_first`` (the flag's field).
+    """
+    sheet = ctx.sheets[who]
+    rep = sheet.box(sheet.box(box).repeats)
+    reading = ctx.rulings.reading("shoot_it_46")
+    step = "Step B: Actions"
+    if act.target is None:
+        raise RuleViolation(f"{box} needs a target Enemy for its {rep.name} Action", S.COMMENTARY_WREX_SHOOT_IT_46,
+                            field=f"{act.field}.target", step=step)
+    steps: list[Step] = []
+    if reading == "repeat_first":
+        flag = next((f for f in ("command", "aim", "calibrate", "battlemaster") if getattr(act, f)), None)
+        if flag is not None:
+            raise RuleViolation(f"{box} deals the same Damage as the first {rep.name} (ruling shoot_it_46 = "
+                                "repeat_first): nothing can be added to it", S.COMMENTARY_WREX_SHOOT_IT_46,
+                                field=f"{act.field}.{flag}", step=step)
+        first = next((b for b in reversed(state.blasts) if b[:2] == (state.round, who)), None)
+        if first is None:
+            raise RuleViolation(f"{who} resolved no {rep.name} Action this turn for {box} to repeat (ruling "
+                                "shoot_it_46 = repeat_first)", S.COMMENTARY_WREX_SHOOT_IT_46,
+                                field=f"{act.field}.box", step=step)
+        die, bonus = first[2], (first[3], first[4])
+        amount = rep.damage[1 if die == "enhanced" else 0] + bonus[0]
+        steps.append(Step(f"{who}'s {box}: his {rep.name} resolved a second time, for the same {amount} Damage as the "
+                          f"first (its {_FACE_WORDS.get(die, die)} icon; ruling shoot_it_46 = repeat_first)",
+                          S.COMMENTARY_WREX_SHOOT_IT_46, facts={"repeats": rep.name, "damage": amount},
+                          marks=(who,)))
+        again = replace(act, box=rep.name, die=die, target=act.second_target or act.target)
+        board, more = _second_blast(state.board.shown(1), ctx, who, act, again, _shifted(seen, len(steps)), bonus)
+        return replace(state, board=board), steps + more
+    state, bonus, more = _core_bonus(state, ctx, who, act, box)
+    steps += more
+    state, bonus, more = _commentary_bonus(state, ctx, who, act, box, bonus)
+    steps += more
+    amount = rep.damage[1 if act.die == "enhanced" else 0] + bonus[0]
+    steps.append(Step(f"{who}'s {box}: {rep.name} resolved twice with this {_FACE_WORDS.get(act.die, act.die)} die, "
+                      f"{amount} Damage each time (ruling shoot_it_46 = twice)", S.COMMENTARY_WREX_SHOOT_IT_46,
+                      "The second time deals the same Damage as the first: Standard 2, Enhanced 4 on the sheet.",
+                      facts={"repeats": rep.name, "damage": amount}, marks=(who,)))
+    board = state.board.shown(len(steps))
+    first = replace(act, box=rep.name)
+    board, more = _ability_checked(board, ctx, who, first, _shifted(seen, len(steps)), bonus)
+    steps += more
+    second = act.second_target or act.target
+    if board.enemy(second) is None:
+        raise RuleViolation(f"{second} is no longer on the map after the first {rep.name}: name the second target "
+                            "with second_target", S.COMMENTARY_WREX_SHOOT_IT_46, field=f"{act.field}.second_target",
+                            step=step)
+    _mark(cut, f"{box}: first {rep.name}", replace(state, board=board), base + len(steps))
+    steps.append(Step(f"{box}: the second {rep.name}, on {second}, for the same {amount} Damage",
+                      S.COMMENTARY_WREX_SHOOT_IT_46, facts={"target": second, "damage": amount}, marks=(who, second)))
+    board, more = _second_blast(board.shown(1), ctx, who, act, replace(first, target=second),
+                                _shifted(seen, len(steps)), bonus)
+    return replace(state, board=board), steps + more
+
+
+def _second_blast(board: Board, ctx: RoundContext, who: str, act: Action, again: Action, seen, bonus
+                  ) -> tuple[Board, list[Step]]:
+    """The second Shotgun Blast of :func:`_shoot_it_again`; a refusal about its target names ``second_target`` when
+    the file gave one."""
+    try:
+        return _ability_checked(board, ctx, who, again, seen, bonus)
+    except RuleViolation as v:
+        if act.second_target is not None and v.rejection.field == f"{act.field}.target":
+            raise RuleViolation(v.reason, v.rule, field=f"{act.field}.second_target", step=v.rejection.step) from None
+        raise
+
+
 def _ability_checked(board: Board, ctx: RoundContext, who: str, act: Action, seen=None, bonus=(0, "")
                      ) -> tuple[Board, list[Step]]:
     """:func:`_ability`, its refusals from the unit rules (Stunning an Elite...) naming the target field."""
@@ -1731,7 +1847,8 @@ def _action(state: RoundState, ctx: RoundContext, who: str, act: Action, cut=Non
     if state.rolled:
         state, die = _take_die(state, ctx, who, act)
     box, k = _space(state, ctx, who, act)
-    if (act.command or act.aim) and (not act.resolve or not ctx.sheets[who].box(box).damage
+    if (act.command or act.aim) and (not act.resolve or not (ctx.sheets[who].box(box).damage
+                                                             or ctx.sheets[who].box(box).repeats)
                                      or ctx.sheets[who].box(box).disable_turret):
         what = "a Ready Command token" if act.command else "the Aim Value"
         raise RuleViolation(f"{what} adds Damage to an Ability Action that deals Damage: {who}'s {box} "
@@ -1741,7 +1858,7 @@ def _action(state: RoundState, ctx: RoundContext, who: str, act: Action, cut=Non
     sb = ctx.sheets[who].box(box)
     for flag, what, rule in (("calibrate", "Calibrate", S.COMMENTARY_GARRUS_CALIBRATE),
                              ("battlemaster", "Krogan Battlemaster", S.COMMENTARY_WREX_BATTLEMASTER)):
-        if getattr(act, flag) and (not act.resolve or not sb.damage or sb.move_points is not None):
+        if getattr(act, flag) and (not act.resolve or not (sb.damage or sb.repeats) or sb.move_points is not None):
             raise RuleViolation(f"{what} adds Damage to an Ability Action that deals Damage: {who}'s {box} "
                                 + ("is placed without resolving" if not act.resolve else "deals none"), rule,
                                 field=f"{act.field}.{flag}", step="Step B: Actions")
@@ -1820,6 +1937,11 @@ def _action(state: RoundState, ctx: RoundContext, who: str, act: Action, cut=Non
         state, more = _sabotage_turret(replace(state, board=board), ctx, who, act, box, seen_from(len(steps), state))
         board = state.board
         steps += more
+    elif sb.repeats:
+        state, more = _shoot_it_again(replace(state, board=board), ctx, who, act, box, cut, len(steps),
+                                      seen_from(len(steps), state))
+        board = state.board
+        steps += more
     else:
         if sb.mines:
             state, more = _spend_mine(state, ctx, who, act, box)
@@ -1835,6 +1957,8 @@ def _action(state: RoundState, ctx: RoundContext, who: str, act: Action, cut=Non
                   state, len(steps))
         board, more = _ability_checked(board, ctx, who, act, seen_from(len(steps), state), bonus)
         steps += more
+        if any((b.repeats or "").lower() == box.lower() for b in ctx.sheets[who].boxes):
+            state = replace(state, blasts=state.blasts + ((state.round, who, act.die) + bonus,))
         if sb.regain_shield:
             _mark(cut, box, replace(state, board=board), len(steps))
             board, more = _energy_drain(board, ctx, who, box)
@@ -2367,6 +2491,8 @@ def _unlocked_now(state: RoundState, ctx: RoundContext, who: str, name: str, st:
         steps.append(Step(f"{name} unlocked: from now on Enemies with a Biotic Effect token count as having no Tags",
                           S.COMMENTARY_LIARA_ASARI_CONTROLLER, "A Ranged Enemy with a token then cannot Attack a "
                           "Squadmate it is not adjacent to.", marks=(who,)))
+    if b.closer_shield:
+        state = replace(state, board=replace(state.board, krogan=(who, b.closer_shield)))
     return state, steps
 
 
@@ -2537,9 +2663,11 @@ def _grenade(state: RoundState, ctx: RoundContext, who: str, it: Item, seen=None
 
 def _free_spaces(state: RoundState, ctx: RoundContext, who: str) -> list[tuple[str, int, str]]:
     """``(box, index, kind)`` of every Action Space of ``who``'s sheet a die may still be placed on without
-    resolving: not holding a die, not in a Locked Ability, not the Mission Action (a die goes there only when the
-    Mission Rules page allows it)."""
-    return [(b.name, k, kind) for b in ctx.sheets[who].boxes if b.unlocked and b.name != "Mission"
+    resolving: not holding a die, not in a Locked Ability (one unlocked in an earlier Mission, the file's
+    ``[unlocked]``, or during this one is free), not the Mission Action (a die goes there only when the Mission
+    Rules page allows it)."""
+    return [(b.name, k, kind) for b in ctx.sheets[who].boxes
+            if b.name != "Mission" and is_unlocked(state, ctx, who, b.name)
             for k, kind in enumerate(b.spaces) if (who, b.name, k) not in state.used]
 
 
@@ -2814,6 +2942,9 @@ def _turn(state: RoundState, ctx: RoundContext, n: int, cut) -> tuple[RoundState
     turn = ctx.turn_of(who, state.round) or Turn(who, (), Choices())
     steps: list[Step] = []
     try:
+        if turn.intuition is not None:
+            state, more = _declare_intuition(state, ctx, who, turn)
+            steps += more
         if turn.roll is None:
             paragon = sum(1 for d in state.dice if d.paragon)
             take = min(DICE_PER_TURN, state.pool - paragon)
@@ -2930,7 +3061,59 @@ def _turn(state: RoundState, ctx: RoundContext, n: int, cut) -> tuple[RoundState
             board, more = coolant_leak_end_of_turn(ctx.terrain, state.board, who)
             steps += more
             state = replace(state, board=board)
+    if turn.intuition is not None:
+        state, more = _intuition_over(state, turn)
+        steps += more
     return state, tuple(s.in_section(section) for s in steps)
+
+
+def _declare_intuition(state: RoundState, ctx: RoundContext, who: str, turn: Turn) -> tuple[RoundState, list[Step]]:
+    """Squadmate Commentary › Liara T'Soni › Shadow Broker Intuition, declared for a turn (``turns[i].intuition``,
+    an Enemy on the map): the next time that Enemy targets any Squadmate this turn (Attacking; an Opportunity Attack
+    under the ruling ``intuition_attacks = opportunity_too``), that Attack deals the sheet's ``intuition`` less
+    Damage (a stand-in: once per Round, :attr:`RoundState.intuition_used`).
+
+    Raises:
+        RuleViolation: no such box in the squad, Locked, its owner Downed, already used this Round, or no such
+            Enemy on the map (field ``turns[i].intuition``).
+    """
+    f, step = f"{turn.field}.intuition", "Shadow Broker Intuition"
+    owner = next(((sq.name, b) for sq in state.board.squadmates for b in ctx.sheets[sq.name].boxes if b.intuition),
+                 None)
+    if owner is None:
+        raise RuleViolation("no Squadmate of the squad has Shadow Broker Intuition (a sheet box with intuition)",
+                            S.COMMENTARY_LIARA_SHADOW_BROKER, field=f, step=step)
+    name, b = owner
+    if not is_unlocked(state, ctx, name, b.name):
+        raise RuleViolation(f"{name}'s {b.name} is a Locked Ability: it cannot be used until unlocked",
+                            S.UNLOCKING_ABILITIES, field=f, step=step)
+    if state.board.squadmate(name).downed:
+        raise RuleViolation(f"{name} is Downed: she cannot use {b.name}", S.DOWNED_SQUADMATES, field=f, step=step)
+    if state.round in state.intuition_used:
+        raise RuleViolation(f"{b.name} was already used this Round: once per Round (the sheet file's, a stand-in)",
+                            S.COMMENTARY_LIARA_SHADOW_BROKER, field=f, step=step)
+    if state.board.enemy(turn.intuition) is None:
+        names = ", ".join(e.name for e in state.board.enemies) or "none"
+        raise RuleViolation(f"{turn.intuition} is not on the map (Enemies: {names})",
+                            S.COMMENTARY_LIARA_SHADOW_BROKER, field=f, step=step)
+    st = Step(f"{name} readies {b.name} for {turn.intuition}: the next time it targets any Squadmate this turn, that "
+              f"Attack deals {b.intuition} less Damage", S.COMMENTARY_LIARA_SHADOW_BROKER,
+              "Usable when an Enemy targets any Squadmate, not just Liara; which Attacks: ruling intuition_attacks = "
+              f"{ctx.rulings.reading('intuition_attacks')}. What it does is the sheet file's intuition "
+              f"({_standin(ctx)}).", facts={"enemy": turn.intuition, "damage": b.intuition}, marks=(name,))
+    board = replace(state.board, intuition=(name, turn.intuition, b.intuition))
+    return replace(state, board=board), [st]
+
+
+def _intuition_over(state: RoundState, turn: Turn) -> tuple[RoundState, list[Step]]:
+    """The turn's end for a declared Shadow Broker Intuition: used (spent for this Round) or, when its Enemy targeted
+    no Squadmate, not used (the declaration lapses)."""
+    if state.board.intuition is None:
+        return replace(state, intuition_used=state.intuition_used + (state.round,)), []
+    who, enemy, _ = state.board.intuition
+    st = Step(f"{enemy} targeted no Squadmate this turn: {who}'s Shadow Broker Intuition is not used",
+              S.COMMENTARY_LIARA_SHADOW_BROKER, facts={"enemy": enemy, "used": False}, marks=(who,))
+    return replace(state, board=replace(state.board, intuition=None)), [st]
 
 
 def _locked_dice_back(state: RoundState) -> tuple[RoundState, list[Step]]:
@@ -3256,6 +3439,10 @@ class RoundOutcome(Outcome):
     war_readiness: int | None = None
     core: tuple[tuple[str, Any], ...] = ()
     """The Core Ability elements at the end (``command_ready``, ``aim``, ``enraged``), each only when not 0."""
+    mines: tuple[str, int] | None = None
+    """``(Squadmate, Proximity Mine tokens left)`` when a Squadmate has Proximity Mines unlocked (Squadmate Commentary
+    › Garrus Vakarian › Proximity Mines), else ``None``; said in the outcome text (not in :meth:`to_json`, whose
+    shape the golden traces fix)."""
     kind = "round"
 
     @property
@@ -3303,7 +3490,7 @@ def round_start(scenario: RoundScenario, rulings: Mapping[str, str] | None = Non
                             tuple(Item(it.use, it.when, parse_hex(it.at) if it.at else None, it.target,
                                        f"turns[{i}].actions[{j}].items[{k}]") for k, it in enumerate(a.items)),
                             a.completes, parse_hex(a.turret) if a.turret else None, a.mission, a.command, a.aim,
-                            a.calibrate, a.battlemaster)
+                            a.calibrate, a.battlemaster, a.second_target)
                      for j, a in enumerate(t.actions))
         drone = tuple(Drone(tuple(parse_hex(h) for h in d.path), d.target, parse_hex(d.turret) if d.turret else None,
                             f"turns[{i}].drone[{k}]") for k, d in enumerate(t.drone))
@@ -3314,7 +3501,8 @@ def round_start(scenario: RoundScenario, rulings: Mapping[str, str] | None = Non
                         tuple(RenegadeUse(u.die, Face(u.face), u.round) for u in ro.renegade),
                         None if ro.place is None else tuple(ro.place), f"turns[{i}].roll")
         turns.append(Turn(t.squadmate, acts, choices, roll, t.round,
-                          (t.analysis.card_of, t.analysis.when) if t.analysis else None, f"turns[{i}]", drone))
+                          (t.analysis.card_of, t.analysis.when) if t.analysis else None, f"turns[{i}]", drone,
+                          t.intuition))
     state = RoundState(board, scenario.on_point, deck=tuple(c.name for c in scenario.hazard_deck),
                        rounds_to_play=scenario.rounds,
                        loot=tuple((parse_hex(h), tuple(v)) for h, v in scenario.loot.items() if v),
@@ -3331,6 +3519,10 @@ def round_start(scenario: RoundScenario, rulings: Mapping[str, str] | None = Non
     if any(b.asari_controller and (b.unlocked or (s.name, b.name) in unlocked) for s in sqs
            for b in sheets[s.name].boxes):
         state = replace(state, board=replace(state.board, asari_controller=True))
+    krogan = next(((s.name, b.closer_shield) for s in sqs for b in sheets[s.name].boxes
+                   if b.closer_shield and (b.unlocked or (s.name, b.name) in unlocked)), None)
+    if krogan is not None:
+        state = replace(state, board=replace(state.board, krogan=krogan))
     state = replace(state, completed=tuple(o.name for o in scenario.objectives if o.completed),
                     unlocked=unlocked, mines=mines,
                     analysis_token=scenario.analysis_token, command_ready=scenario.command_ready,
@@ -3376,7 +3568,19 @@ def round_outcome(state: RoundState, loot_in_play: bool = False, mission_rules: 
         tuple(str(h) for h in state.disabled_turrets), state.campaign_next,
         None if war is None else state.war_readiness,
         tuple((k, v) for k, v in (("command_ready", state.command_ready), ("aim", state.aim),
-                                  ("enraged", state.enraged)) if v))
+                                  ("enraged", state.enraged)) if v),
+        _mine_owner(state))
+
+
+def _mine_owner(state: RoundState) -> tuple[str, int] | None:
+    """``(Squadmate, Proximity Mine tokens left)`` when a Squadmate's unlocked box has Proximity Mine tokens (on the
+    sheet, or unlocked earlier / during play), else ``None``."""
+    for sq in state.board.squadmates:
+        sheet = (state.sheets or {}).get(sq.name)
+        for b in sheet.boxes if sheet is not None else ():
+            if b.mines and (b.unlocked or (sq.name, b.name) in state.unlocked):
+                return sq.name, state.mines
+    return None
 
 
 def play_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = None, seed: int | None = None,

@@ -66,6 +66,16 @@ same shape::
                                 # Wrex's Krogan Battlemaster; 0..5)
     asari_controller = false    # a Special Rule (spaces = []): once unlocked, Enemies with a Biotic Effect token count
                                 # as having no Tags (Liara's Asari Controller)
+    ranged_only = false         # the target must have the Ranged Tag, even one whose Tags Asari Controller makes count
+                                # as none (Tali's Sabotage Enemy)
+    repeats = "Shotgun"         # the Action resolves that Damage box of the same sheet twice, the second time for the
+                                # same Damage as the first (Wrex's Shoot It 46 More Times; ruling shoot_it_46)
+    closer_shield = 0           # a Special Rule (spaces = []): each time an Enemy ends its move closer to the Squadmate
+                                # than at its start (Counting Distances), it regains this many Shield Points (Wrex's
+                                # What Krogan Do Best; which moves count: ruling krogan_moves; 0..5)
+    intuition = 0               # a Special Rule (spaces = []): when an Enemy targets any Squadmate, that Attack deals
+                                # this much less Damage, once per Round (Liara's Shadow Broker Intuition; a turn's
+                                # intuition = "Enemy" uses it; which Attacks: ruling intuition_attacks; 0..5)
 
 Action Space kinds (Action Spaces): a ``move`` space takes any die showing a Move icon, a ``standard`` space a
 Standard or Enhanced Action die, an ``enhanced`` space only an Enhanced Action die.
@@ -145,6 +155,10 @@ class BoxSpec(Strict):
     calibrate: list[str] = Field(default_factory=list, max_length=4)
     rage_bonus: int = Field(default=0, ge=0, le=5)
     asari_controller: bool = False
+    ranged_only: bool = False
+    repeats: str | None = Field(default=None, min_length=1, max_length=40)
+    closer_shield: int = Field(default=0, ge=0, le=5)
+    intuition: int = Field(default=0, ge=0, le=5)
 
     @field_validator("move_points")
     @classmethod
@@ -216,6 +230,10 @@ class AbilityBox:
     calibrate: tuple[str, ...] = ()
     rage_bonus: int = 0
     asari_controller: bool = False
+    ranged_only: bool = False
+    repeats: str | None = None
+    closer_shield: int = 0
+    intuition: int = 0
 
     @property
     def has_effect(self) -> bool:
@@ -224,8 +242,10 @@ class AbilityBox:
     @property
     def special_rule(self) -> bool:
         """A Special Rule box the engine plays (no Action Space): Barrier's ``move_shield``, Calibrate's
-        ``calibrate``, Krogan Battlemaster's ``rage_bonus``, Asari Controller's ``asari_controller``."""
-        return bool(self.move_shield or self.calibrate or self.rage_bonus or self.asari_controller)
+        ``calibrate``, Krogan Battlemaster's ``rage_bonus``, Asari Controller's ``asari_controller``, What Krogan Do
+        Best's ``closer_shield``, Shadow Broker Intuition's ``intuition``."""
+        return bool(self.move_shield or self.calibrate or self.rage_bonus or self.asari_controller
+                    or self.closer_shield or self.intuition)
 
 
 @dataclass(frozen=True)
@@ -298,20 +318,29 @@ def _build(sc: SheetFile, source: str) -> dict[str, Sheet]:
                                     regain_shield=b.regain_shield, biotic_target=b.biotic_target,
                                     move_points=b.move_points, mines=b.mines, sabotage_turret=b.sabotage_turret,
                                     calibrate=tuple(b.calibrate), rage_bonus=b.rage_bonus,
-                                    asari_controller=b.asari_controller))
+                                    asari_controller=b.asari_controller, ranged_only=b.ranged_only,
+                                    repeats=b.repeats, closer_shield=b.closer_shield, intuition=b.intuition))
             if not b.spaces and not boxes[-1].special_rule:
                 raise ScenarioError(f"sheets[{i}].boxes[{j}].spaces", f"{b.name!r} has no Action Space and no Special "
                                     "Rule the engine knows", "1..4 Action Spaces, or move_shield, calibrate, "
-                                    "rage_bonus or asari_controller (a Special Rule)", source)
+                                    "rage_bonus, asari_controller, closer_shield or intuition (a Special Rule)", source)
             if b.spaces and boxes[-1].special_rule:
                 raise ScenarioError(f"sheets[{i}].boxes[{j}].spaces", f"{b.name!r} is a Special Rule box (move_shield, "
-                                    "calibrate or rage_bonus): it has no Action Space", "[]", source)
+                                    "calibrate, rage_bonus, asari_controller, closer_shield or intuition): it has no "
+                                    "Action Space", "[]", source)
         ability_names = {b.name.lower(): b.name for b in s.boxes}
         for j, b in enumerate(s.boxes):
             for k, c in enumerate(b.calibrate):
                 if c.lower() not in ability_names or c.lower() == b.name.lower():
                     raise ScenarioError(f"sheets[{i}].boxes[{j}].calibrate[{k}]", f"{c!r} is not another Ability Box "
                                         f"of {s.name}'s sheet", sorted(set(ability_names.values()) - {b.name}), source)
+            if b.repeats is not None:
+                rep = next((x for x in s.boxes if x.name.lower() == b.repeats.lower()), None)
+                if rep is None or rep is b or not rep.damage or rep.repeats:
+                    raise ScenarioError(f"sheets[{i}].boxes[{j}].repeats", f"{b.repeats!r} is not another Ability Box "
+                                        f"of {s.name}'s sheet that deals Damage", sorted(
+                                            x.name for x in s.boxes if x.damage and x is not b and not x.repeats),
+                                        source)
             for k, r in enumerate(b.requires):
                 if r.lower() not in ability_names or r.lower() == b.name.lower():
                     raise ScenarioError(f"sheets[{i}].boxes[{j}].requires[{k}]", f"{r!r} is not another Ability Box "

@@ -1,0 +1,305 @@
+"""Issue 19: the last four Squadmate Commentary rules in a Round, as worked examples from the text: Wrex's Shoot It 46
+More Times (the second Shotgun Blast deals the first one's Damage: 2 Standard, 4 Enhanced) and What Krogan Do Best
+(closer by Counting Distances), Liara's Shadow Broker Intuition (any Squadmate targeted, not just Liara) and Tali's
+Sabotage Enemy (a Ranged Enemy may still be chosen under Asari Controller). The commentary gives the rule; each
+Ability's effect and numbers are the stand-in sheet's. Built-in me-round-wrex-liara-commentary, its golden trace in
+tests/masseffect/golden/."""
+
+import copy
+from pathlib import Path
+
+import pytest
+from golden_helpers import check_golden, trace_text
+
+from explorer.errors import ScenarioError
+from explorer.games.masseffect import sections as S
+from explorer.games.masseffect.options import rulings
+from explorer.games.masseffect.round import parse_round, play_round, resolve_round
+from explorer.games.masseffect.sheets import load_sheets, parse_sheets
+from explorer.scenario import read_toml
+
+SCENARIOS = Path(__file__).parents[2] / "explorer" / "games" / "masseffect" / "scenarios"
+STANDIN = Path(__file__).parents[2] / "explorer" / "games" / "masseffect" / "sheets" / "standin.toml"
+GOLDEN = Path(__file__).parent / "golden"
+NAME = "me-round-wrex-liara-commentary"
+
+
+def data():
+    return copy.deepcopy(read_toml(SCENARIOS / f"{NAME}.toml"))
+
+
+def resolve(d, rul=None):
+    return resolve_round(parse_round(d, "x.toml"), rul)
+
+
+def final(d, rul=None):
+    return play_round(parse_round(d, "x.toml"), rul)[0][-1].state
+
+
+def turn(d, who):
+    return next(t for t in d["turns"] if t["squadmate"] == who)
+
+
+def titles(t):
+    return [s.title for s in t.steps]
+
+
+def step(t, start):
+    return next(s for s in t.steps if s.title.startswith(start))
+
+
+def refusal(t):
+    return next(s for s in t.steps if s.title.startswith("Not allowed"))
+
+
+def test_golden_trace():
+    check_golden(GOLDEN, NAME, trace_text(resolve(data())))
+
+
+def test_every_new_ruling_option_is_declared_with_both_readings():
+    r = rulings()
+    for key, default in (("shoot_it_46", "twice"), ("krogan_moves", "advance_only"),
+                         ("intuition_attacks", "attacking_only")):
+        assert r.reading(key) == default
+    with pytest.raises(ScenarioError):
+        rulings({"shoot_it_46": "thrice"})
+
+
+# --- Shoot It 46 More Times -----------------------------------------------------------------------------------------
+
+
+def test_shoot_it_46_enhanced_deals_4_both_times():
+    """The commentary's example: an Enhanced Action icon deals 4 Damage both times."""
+    t = resolve(data())
+    hits = [s for s in t.steps if s.title.startswith("Husk A suffers") or s.title.startswith("Husk B suffers")]
+    assert [s.title.split(":")[0] for s in hits] == ["Husk A suffers 4 Damage from Wrex",
+                                                     "Husk B suffers 4 Damage from Wrex"]
+    assert step(t, "Wrex's Shoot It 46 More Times").rule == S.COMMENTARY_WREX_SHOOT_IT_46
+
+
+def test_shoot_it_46_standard_deals_2_both_times_on_the_same_target():
+    d = data()
+    a = turn(d, "Wrex")["actions"][0]
+    a["die"], a["target"] = "standard", "Husk B"
+    del a["second_target"]
+    t = resolve(d)
+    assert [x for x in titles(t) if x.startswith("Husk B suffers")][:2] == [
+        "Husk B suffers 2 Damage from Wrex: 2 of Shield Value 6",
+        "Husk B suffers 2 Damage from Wrex: 4 of Shield Value 6"]
+
+
+def test_shoot_it_46_second_target_gone_is_refused_naming_the_field():
+    d = data()
+    del turn(d, "Wrex")["actions"][0]["second_target"]    # Husk A is Defeated by the first Blast
+    r = refusal(resolve(d))
+    assert "turns[0].actions[0].second_target" in r.title and r.rule == S.COMMENTARY_WREX_SHOOT_IT_46
+
+
+def test_shoot_it_46_repeat_first_repeats_the_earlier_blast_with_its_icon():
+    d = data()
+    acts = turn(d, "Wrex")["actions"]
+    acts[0] = {"box": "Shotgun", "die": "enhanced", "target": "Husk B"}
+    acts[1] = {"box": "Shoot It 46 More Times", "die": "standard", "target": "Husk B"}
+    t = resolve(d, {"shoot_it_46": "repeat_first"})
+    b = [x for x in titles(t) if x.startswith("Husk B suffers")]
+    assert b[:2] == ["Husk B suffers 4 Damage from Wrex: 4 of Shield Value 6",
+                     "Husk B suffers 4 Damage from Wrex: 8 >= Shield Value 6, Defeated"]
+    # the default reading: this Ability's own (Standard) die, twice: 2 Damage each time; the first Defeats Husk B
+    # (4 + 2 of 6), so the second needs another target, refused naming second_target
+    t2 = resolve(d)
+    r = refusal(t2)
+    assert "Husk B is no longer on the map after the first Shotgun" in r.title
+    assert "turns[0].actions[1].second_target" in r.title
+
+
+def test_shoot_it_46_repeat_first_without_a_blast_is_refused():
+    r = refusal(resolve(data(), {"shoot_it_46": "repeat_first"}))
+    assert "turns[0].actions[0].box" in r.title and "resolved no Shotgun Action this turn" in r.title
+
+
+# --- What Krogan Do Best --------------------------------------------------------------------------------------------
+
+
+def test_what_krogan_do_best_counts_distances_and_regains_a_shield_point():
+    t = resolve(data())
+    s = step(t, "What Krogan Do Best: Husk C")
+    assert s.rule == S.COMMENTARY_WREX_WHAT_KROGAN_DO_BEST
+    assert (s.facts["from"], s.facts["to"], s.facts["shield_points"]) == (3, 1, 1)
+
+
+def test_what_krogan_do_best_locked_does_nothing():
+    d = data()
+    d["unlocked"]["Wrex"] = ["Shoot It 46 More Times"]
+    assert not any(x.startswith("What Krogan Do Best") for x in titles(resolve(d)))
+
+
+def test_what_krogan_do_best_uses_counting_distances_around_a_wall():
+    """An Enemy whose straight-line distance shrinks but whose counted distance (around a wall) does not: no trigger."""
+    from explorer.games.masseffect.activation import Board, what_krogan_do_best
+    from explorer.hexgrid import Hex
+
+    class Walls:
+        def distance(self, a, b):        # a wall makes the route from 2,0 long
+            return {Hex(3, 0): 3, Hex(2, 0): 5}[a]
+    st = final(data())
+    board = st.board
+    husk = board.enemy("Husk C")
+    same, steps = what_krogan_do_best(Walls(), board, husk.name, Hex(3, 0), Hex(2, 0))
+    assert steps == [] and same is board
+    closer, steps = what_krogan_do_best(Walls(), board, husk.name, Hex(2, 0), Hex(3, 0))
+    assert steps and steps[0].facts["from"] == 5 and steps[0].facts["to"] == 3
+    assert isinstance(closer, Board)
+
+
+def test_krogan_moves_any_move_counts_a_react_tag_move():
+    """Husk B (React Tag) 2 hexes from Wrex takes his Charge and moves one hex toward him: under krogan_moves =
+    any_move that move ends closer (2 -> 1), a Shield Point back; under the default only an Advance counts."""
+    d = data()
+    d["unlocked"]["Wrex"] = ["Charge", "What Krogan Do Best"]
+    d["enemies"][1].update(tags=["React"], position="0,2")
+    turn(d, "Wrex")["actions"][0] = {"box": "Charge", "die": "enhanced", "target": "Husk B"}
+    base = resolve(d)
+    assert any(x.startswith("React Tag: Husk B, Damaged but not Defeated, moves one hex toward Wrex") for x in
+               titles(base))
+    assert not any(x.startswith("What Krogan Do Best: Husk B") for x in titles(base))
+    t = resolve(d, {"krogan_moves": "any_move"})
+    s = step(t, "What Krogan Do Best: Husk B")
+    assert (s.facts["from"], s.facts["to"], s.facts["shield_points"]) == (2, 1, 2)
+
+
+# --- Shadow Broker Intuition ----------------------------------------------------------------------------------------
+
+
+def test_intuition_on_another_squadmate_lowers_the_attack():
+    t = resolve(data())
+    s = step(t, "Shadow Broker Intuition: Husk C targets Wrex")
+    assert s.rule == S.COMMENTARY_LIARA_SHADOW_BROKER and s.facts["damage"] == 1
+    assert "Husk C Attacks Wrex for 1 Damage (2 - 1, Shadow Broker Intuition)" in titles(t)
+
+
+def test_intuition_not_targeting_lapses_and_is_not_spent():
+    d = data()
+    turn(d, "Tali")["intuition"] = "Trooper"       # Trooper is not Activated by a Husk card
+    t = resolve(d)
+    assert "Trooper targeted no Squadmate this turn: Liara's Shadow Broker Intuition is not used" in titles(t)
+    assert final(d).intuition_used == ()
+
+
+@pytest.mark.parametrize("change, field, words", [
+    (lambda d: d["unlocked"].update(Liara=["Asari Controller"]), "turns[2].intuition", "Locked Ability"),
+    (lambda d: turn(d, "Tali").update(intuition="Nobody"), "turns[2].intuition", "Nobody is not on the map"),
+    (lambda d: turn(d, "Wrex").update(intuition="Husk B"), "turns[2].intuition", "already used this Round"),
+])
+def test_intuition_refusals_name_the_field(change, field, words):
+    d = data()
+    change(d)
+    r = refusal(resolve(d))
+    assert field in r.title and words in r.title
+
+
+def test_intuition_opportunity_attack_only_under_the_ruling():
+    d = data()
+    t = turn(d, "Wrex")
+    t["intuition"] = "Husk A"
+    t["actions"][0] = {"box": "Move", "die": "move_2", "path": ["0,0", "-1,1"]}   # leaves Husk A and Husk B
+    base = resolve(d)
+    assert "Wrex leaves Husk A's adjacency (0,0 -> -1,1): Opportunity Attack for 1" in titles(base)
+    assert not any(x.startswith("Shadow Broker Intuition: Husk A") for x in titles(base))
+    other = resolve(d, {"intuition_attacks": "opportunity_too"})
+    assert "Shadow Broker Intuition: Husk A targets Wrex; Liara uses it on Wrex's behalf: the Opportunity Attack " \
+           "deals 1 -> 0 Damage" in titles(other)
+    assert "Wrex leaves Husk A's adjacency (0,0 -> -1,1): Opportunity Attack for 0" in titles(other)
+
+
+# --- Sabotage Enemy -------------------------------------------------------------------------------------------------
+
+
+def test_sabotage_enemy_may_choose_a_ranged_enemy_with_a_token_under_asari_controller():
+    s = step(resolve(data()), "Trooper has a Biotic Effect token, so Asari Controller")
+    assert s.rule == S.COMMENTARY_TALI_SABOTAGE_ENEMY
+
+
+def test_sabotage_enemy_refuses_an_enemy_without_the_ranged_tag():
+    d = data()
+    d["enemies"][3]["tags"] = []
+    r = refusal(resolve(d))
+    assert "Sabotage Enemy chooses an Enemy with the Ranged Tag: Trooper has none" in r.title
+    assert "turns[2].actions[0].target" in r.title
+
+
+def test_sabotage_enemy_without_asari_controller_says_nothing_more():
+    d = data()
+    d["unlocked"]["Liara"] = ["Shadow Broker Intuition"]
+    t = resolve(d)
+    assert not any("Asari Controller" in x for x in titles(t))
+    assert any(x.startswith("Trooper suffers 2 Damage from Tali") for x in titles(t))
+
+
+# --- the sheet file -------------------------------------------------------------------------------------------------
+
+
+def test_sheet_repeats_must_name_a_damage_box():
+    bad = STANDIN.read_text().replace('repeats = "Shotgun"', 'repeats = "Charge Ahead"')
+    import tomllib
+    with pytest.raises(ScenarioError) as e:
+        parse_sheets(tomllib.loads(bad), "s.toml")
+    assert "repeats" in str(e.value) and "Shotgun" in str(e.value)
+
+
+@pytest.mark.parametrize("field", ["closer_shield", "intuition"])
+def test_sheet_new_numbers_are_bounded(field):
+    import tomllib
+    bad = STANDIN.read_text().replace(f"{field} = 1 ", f"{field} = 9 ")
+    assert bad != STANDIN.read_text()
+    with pytest.raises(ScenarioError) as e:
+        parse_sheets(tomllib.loads(bad), "s.toml")
+    assert field in str(e.value)
+
+
+def test_standin_shotgun_matches_the_commentary_example():
+    wrex = load_sheets()["Wrex"]
+    assert wrex.box("Shotgun").damage == (2, 4)
+    assert wrex.box("Shoot It 46 More Times").repeats == "Shotgun"
+
+
+# --- the outcome text: Proximity Mine tokens left -------------------------------------------------------------------
+
+
+def _outcome(d, rul=None):
+    from explorer.games.masseffect.outcome import outcome_text
+    return outcome_text(resolve(d, rul))
+
+
+def test_outcome_text_says_the_proximity_mine_tokens_left():
+    d = read_toml(SCENARIOS / "me-round-commentary.toml")
+    assert "  Garrus' Proximity Mine tokens left: 2" in _outcome(d).splitlines()      # three, one placed
+    d["proximity_mines"] = 1
+    assert "  Garrus' Proximity Mine tokens left: 0" in _outcome(d).splitlines()
+
+
+def test_outcome_text_has_no_mine_line_without_proximity_mines():
+    assert "Proximity Mine" not in _outcome(data())
+
+
+# --- dice placed without resolving: unlocked Abilities count ---------------------------------------------------------
+
+
+def _garrus_rolls(unlocked):
+    """Garrus rolls three Standard dice and declares no Action: all three go on free matching Action Spaces. On the
+    stand-in sheet his free Standard spaces are Concussive Shot's and Revive's (two); Overload, Locked on the sheet,
+    has a third once unlocked (the file's [unlocked])."""
+    d = read_toml(SCENARIOS / "me-round-commentary.toml")
+    d["unlocked"] = {"Garrus": unlocked} if unlocked else {}
+    d["turns"] = [{"squadmate": "Garrus", "roll": {"rolls": [["standard", "standard", "standard"] + ["move_2"] * 9]}}]
+    d["on_point"] = "Garrus"
+    return [s for s in resolve(d).steps if s.title.startswith(("Placed without", "No free Action Space"))]
+
+
+def test_dice_placed_without_resolving_use_an_ability_unlocked_earlier():
+    """The first three dice that fit, in Pool order: Locked, the third Standard die fits nowhere and S4 (Move 2) goes
+    on a Move space; with Overload unlocked in an earlier Mission, S3 goes on Overload."""
+    locked = _garrus_rolls([])
+    assert len(locked) == 1 and "Overload" not in locked[0].title
+    assert "S4 (Move 2) on Move (Action Space 1)" in locked[0].title
+    opened = _garrus_rolls(["Overload"])
+    assert len(opened) == 1 and "S3 (Standard) on Overload (Action Space 1)" in opened[0].title
