@@ -15,6 +15,14 @@ field value that is not plain data (``str``, ``int``, ``float``, ``bool``, ``Non
 sets and nested models). A game opts a scenario in only when its resolver, outcome text and picture read the value
 as plain fields (:attr:`explorer.games.Game.plain`), since a snapshot is not an instance of the model class.
 
+A parsed value may also hold **value types** that need no mirror: an instance of a frozen dataclass, a named tuple
+or an enum member is kept as it is (the same object), after checking that every field making its value holds plain
+data or value types and no model (e.g. Mass Effect's map query, :class:`explorer.games.masseffect.queries.MapQuery`,
+frozen dataclasses over a :class:`~explorer.games.masseffect.map.MissionMap`). Such a class must live in a module
+that imports no pydantic (else unpickling it imports pydantic anyway: ``tests/test_cli_imports.py`` checks the
+commands), and a field declared ``compare=False`` is taken for a memo that the class does not pickle (it is not
+checked; :class:`~explorer.games.masseffect.map.MissionMap` drops its ``_cache`` when pickled).
+
 This module imports nothing beyond the standard library's built-ins; pydantic is looked up in ``sys.modules`` by
 :func:`snapshot` only (on a cache miss, which has just validated with it).
 """
@@ -179,9 +187,57 @@ def _is_leaf_data(v: Any) -> bool:
     return False
 
 
+def _check_value_type(v: Any, base: type | None) -> None:
+    """Check that a value type (a frozen dataclass, a named tuple, an enum member) holds plain data and value types
+    only (see the module's docstring), recursively.
+
+    Raises:
+        NotPlain: a model, a dataclass that is not frozen, or any other object in it.
+    """
+    from dataclasses import fields, is_dataclass
+    from enum import Enum
+
+    def check(x: Any) -> None:
+        t = type(x)
+        if t in _LEAVES or isinstance(x, Enum):
+            return
+        if t in (list, tuple, set, frozenset) or (isinstance(x, tuple) and hasattr(t, "_fields")):
+            for y in x:
+                check(y)
+            return
+        if t is dict:
+            for k, y in x.items():
+                check(k)
+                check(y)
+            return
+        if base is not None and isinstance(x, base):
+            raise NotPlain(f"a {t.__qualname__} model inside a value type")
+        if is_dataclass(x) and not isinstance(x, type):
+            if not t.__dataclass_params__.frozen:
+                raise NotPlain(f"{t.__qualname__}: a dataclass that is not frozen")
+            for f in fields(x):
+                if f.compare:
+                    check(getattr(x, f.name))
+            return
+        raise NotPlain(f"a {t.__qualname__} value (not plain data)")
+
+    check(v)
+
+
+def _is_value_type(v: Any) -> bool:
+    """A frozen dataclass instance, a named tuple or an enum member (kept as it is by :func:`snapshot`)."""
+    from dataclasses import is_dataclass
+    from enum import Enum
+
+    t = type(v)
+    return (isinstance(v, Enum) or (isinstance(v, tuple) and hasattr(t, "_fields"))
+            or (is_dataclass(v) and not isinstance(v, type) and t.__dataclass_params__.frozen))
+
+
 def snapshot(value: Any) -> Any:
     """``value`` (a validated scenario: a model, or lists, tuples and dicts of them) with every pydantic model
-    replaced by its :class:`Plain` snapshot; plain data is copied as it is.
+    replaced by its :class:`Plain` snapshot; plain data is copied as it is, and a value type (a frozen dataclass,
+    a named tuple, an enum member holding no model) is kept as it is.
 
     Raises:
         NotPlain: a value that a snapshot cannot mirror exactly (see the module's docstring); nothing is changed.
@@ -208,6 +264,9 @@ def snapshot(value: Any) -> Any:
             if list(v.__dict__) != list(t.model_fields):
                 raise NotPlain(f"{t.__qualname__}: attributes other than its fields")
             return plain_class(spec)({k: conv(x) for k, x in v.__dict__.items()}, frozenset(v.model_fields_set))
+        if _is_value_type(v):
+            _check_value_type(v, base)
+            return v
         raise NotPlain(f"a {t.__qualname__} value (not plain data)")
 
     return conv(value)

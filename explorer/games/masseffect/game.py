@@ -141,6 +141,14 @@ def _sequences():
             "activation": ACTIVATION_SEQUENCE, "round": ROUND_SEQUENCE, "round (several Rounds)": ROUNDS_SEQUENCE}
 
 
+def is_map_query(scenario) -> bool:
+    """A ``map`` scenario (the diagrams and map questions): its parsed value (:class:`.queries.MapQuery`) is frozen
+    plain values that the resolver, outcome text and picture read as fields, so ``explorer resolve`` takes a cached
+    built-in from the parse cache without pydantic (:attr:`explorer.games.Game.plain`, :mod:`explorer.plain`). The
+    other kinds keep their models."""
+    return scenario[0] == "map"
+
+
 def _cli():
     from .cli import cli_app
 
@@ -183,5 +191,6 @@ GAME = Game(
     outcome_text=outcome_text,
     picture=picture,
     sequences=_sequences,
+    plain=is_map_query,
 )
 """The Mass Effect entry of the registry."""
