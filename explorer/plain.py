@@ -7,11 +7,14 @@ a tree of :class:`Plain` values: one small class per model class, of the same na
 (lists, dicts and nested snapshots), read by attribute as the engine reads a model. The parts of the model API that
 the engine uses on a parsed scenario are there too (:meth:`Plain.model_copy`, :meth:`Plain.model_dump` in its python
 mode, :attr:`Plain.model_fields_set`), with pydantic's behaviour; anything else a model has (validation, JSON,
-``model_fields``) is not, and a snapshot cannot be changed (``setattr`` raises).
+``model_fields``) is not, and a snapshot cannot be changed (``setattr`` raises). A model's private attributes
+(``_source``, set by a parser after validation) are mirrored too when their values are plain data (``str``, ``int``,
+``float``, ``bool``, ``None``, ``bytes``, tuples and frozensets of them), read by attribute and kept by
+:meth:`Plain.model_copy`, as pydantic keeps them; they are not fields (not dumped, not iterated).
 
 :func:`snapshot` refuses (:class:`NotPlain`) any value it cannot mirror exactly: a model class that defines its own
-methods or properties (a snapshot would lack them), a model with extra or private attributes, a ``ClassVar`` or a
-field value that is not plain data (``str``, ``int``, ``float``, ``bool``, ``None``, ``bytes``, lists, tuples, dicts,
+methods or properties (a snapshot would lack them), a model with extra attributes or a private attribute whose value
+is not plain data, a ``ClassVar`` or a field value that is not plain data (``str``, ``int``, ``float``, ``bool``, ``None``, ``bytes``, lists, tuples, dicts,
 sets and nested models). A game opts a scenario in only when its resolver, outcome text and picture read the value
 as plain fields (:attr:`explorer.games.Game.plain`), since a snapshot is not an instance of the model class.
 
@@ -44,13 +47,22 @@ class Plain:
     its class named as the model's class, the model class's ``ClassVar`` values as class attributes (e.g. a TAG Raid
     scenario's ``kind``). Built by :func:`snapshot`; never constructed by hand."""
 
-    __slots__ = ("__dict__", "_fields_set")
+    __slots__ = ("__dict__", "_fields_set", "_private")
     _spec: tuple = ("Plain", "", False, ())
     """``(class name, module of the model class, frozen, ((ClassVar name, value), ...))``: names the snapshot class."""
 
-    def __init__(self, fields: dict[str, Any], fields_set: frozenset[str]) -> None:
+    def __init__(self, fields: dict[str, Any], fields_set: frozenset[str], private: tuple = ()) -> None:
         object.__setattr__(self, "__dict__", fields)
         object.__setattr__(self, "_fields_set", fields_set)
+        object.__setattr__(self, "_private", private)
+
+    def __getattr__(self, name: str) -> Any:
+        """A private attribute of the model (``_source``), when it had one: ``_private`` holds ``(name, value)``."""
+        if name.startswith("_") and name != "_private":
+            for key, value in object.__getattribute__(self, "_private"):
+                if key == name:
+                    return value
+        raise AttributeError(f"{type(self).__name__!r} snapshot has no attribute {name!r}")
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"{type(self).__name__} is a read-only snapshot of a validated scenario; use "
@@ -60,12 +72,12 @@ class Plain:
         raise AttributeError(f"{type(self).__name__} is a read-only snapshot of a validated scenario")
 
     def __reduce__(self):
-        return _rebuild, (self._spec, self.__dict__, self._fields_set)
+        return _rebuild, (self._spec, self.__dict__, self._fields_set, self._private)
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
-        return self.__dict__ == other.__dict__
+        return self.__dict__ == other.__dict__ and self._private == other._private
 
     def __hash__(self) -> int:
         if not self._spec[2]:   # as a model that is not frozen: unhashable
@@ -96,7 +108,7 @@ class Plain:
         if update:
             fields.update(update)
             fields_set = fields_set | frozenset(update)
-        return type(self)(fields, fields_set)
+        return type(self)(fields, fields_set, self._private)
 
     def model_dump(self, *, mode: str = "python", exclude_none: bool = False) -> dict[str, Any]:
         """The fields as a dict, nested snapshots as dicts, lists and dicts copied (pydantic's ``model_dump`` in
@@ -139,9 +151,9 @@ def plain_class(spec: tuple) -> type[Plain]:
     return cls
 
 
-def _rebuild(spec: tuple, fields: dict[str, Any], fields_set: frozenset[str]) -> Plain:
+def _rebuild(spec: tuple, fields: dict[str, Any], fields_set: frozenset[str], private: tuple = ()) -> Plain:
     """Unpickle a :class:`Plain` (its class from ``spec``)."""
-    return plain_class(spec)(fields, fields_set)
+    return plain_class(spec)(fields, fields_set, private)
 
 
 _specs: dict[type, tuple] = {}
@@ -163,6 +175,8 @@ def _spec_of(cls: type, base: type) -> tuple:
                 continue
             if type(attr).__name__ == "PydanticDescriptorProxy":   # a validator: run at validation only
                 continue
+            if name == "model_post_init" and getattr(attr, "__module__", "").startswith("pydantic."):
+                continue   # pydantic's own, setting the private attributes' defaults at validation
             if name in cls.model_fields or name in getattr(cls, "__class_vars__", ()):
                 continue
             if callable(attr) or hasattr(attr, "__get__"):
@@ -259,11 +273,16 @@ def snapshot(value: Any) -> Any:
             return t(conv(x) for x in v)
         if base is not None and isinstance(v, base):
             spec = _spec_of(t, base)
-            if v.__pydantic_extra__ or v.__pydantic_private__:
-                raise NotPlain(f"{t.__qualname__}: a model with extra or private attributes")
+            if v.__pydantic_extra__:
+                raise NotPlain(f"{t.__qualname__}: a model with extra attributes")
+            private = tuple((v.__pydantic_private__ or {}).items())
+            for name, x in private:
+                if not _is_leaf_data(x):
+                    raise NotPlain(f"{t.__qualname__}.{name}: a private attribute that is not plain data")
             if list(v.__dict__) != list(t.model_fields):
                 raise NotPlain(f"{t.__qualname__}: attributes other than its fields")
-            return plain_class(spec)({k: conv(x) for k, x in v.__dict__.items()}, frozenset(v.model_fields_set))
+            return plain_class(spec)({k: conv(x) for k, x in v.__dict__.items()}, frozenset(v.model_fields_set),
+                                     private)
         if _is_value_type(v):
             _check_value_type(v, base)
             return v

@@ -50,7 +50,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from explorer.errors import ScenarioError
 from explorer.hexgrid import Hex
