@@ -14,9 +14,10 @@ mode, :attr:`Plain.model_fields_set`), with pydantic's behaviour; anything else 
 
 :func:`snapshot` refuses (:class:`NotPlain`) any value it cannot mirror exactly: a model class that defines its own
 methods or properties (a snapshot would lack them), a model with extra attributes or a private attribute whose value
-is not plain data, a ``ClassVar`` or a field value that is not plain data (``str``, ``int``, ``float``, ``bool``, ``None``, ``bytes``, lists, tuples, dicts,
-sets and nested models). A game opts a scenario in only when its resolver, outcome text and picture read the value
-as plain fields (:attr:`explorer.games.Game.plain`), since a snapshot is not an instance of the model class.
+is not plain data, a ``ClassVar`` or a field value that is not plain data (``str``, ``int``, ``float``, ``bool``,
+``None``, ``bytes``, lists, tuples, dicts, sets and nested models, or the value types below). A game opts a scenario
+in only when its resolver, outcome text and picture read the value as plain fields
+(:attr:`explorer.games.Game.plain`), since a snapshot is not an instance of the model class.
 
 A parsed value may also hold **value types** that need no mirror: an instance of a frozen dataclass, a named tuple
 or an enum member is kept as it is (the same object), after checking that every field making its value holds plain
@@ -26,8 +27,9 @@ that imports no pydantic (else unpickling it imports pydantic anyway: ``tests/te
 commands), and a field declared ``compare=False`` is taken for a memo that the class does not pickle (it is not
 checked; :class:`~explorer.games.masseffect.map.MissionMap` drops its ``_cache`` when pickled).
 
-This module imports nothing beyond the standard library's built-ins; pydantic is looked up in ``sys.modules`` by
-:func:`snapshot` only (on a cache miss, which has just validated with it).
+This module imports nothing beyond the standard library's built-ins (``dataclasses`` and ``enum`` when a value is
+checked); pydantic is looked up in ``sys.modules`` by :func:`snapshot` only (on a cache miss, which has just
+validated with it).
 """
 
 from __future__ import annotations
