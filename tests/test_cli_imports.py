@@ -111,13 +111,15 @@ CACHED = {
     ("resolve", "me-01"): "explorer.games.masseffect.map_file",
     ("resolve", "gd-01"): "explorer.games.galaxydefenders.combat_file",
     ("resolve", "gd-book-mark"): "explorer.games.galaxydefenders.calibration_file",
+    ("galaxydefenders", "odds", "--dice", "red=3"): "explorer.games.galaxydefenders.combat_file",   # the defaults
 }
 """Commands whose built-in scenario, once validated, plays without pydantic (:mod:`explorer.parsecache`; issue 18:
 every verb under 150 ms of CPU). D.A.G.G.E.R.'s parsed values are frozen dataclasses and its rules modules define no
 pydantic model (the file formats live in ``nemesis_file.py`` and ``map_file.py``); a TAG Raid roll exchange and a
 Galaxy Defenders combat are kept as the pydantic-free snapshots of their models (:mod:`explorer.plain`), and their
 resolvers import no model module (Galaxy Defenders' packaged default calibration is cached too); a Mass Effect map
-question is frozen dataclasses (the file formats live in ``query_file.py`` and ``map_file.py``)."""
+question is frozen dataclasses (the file formats live in ``query_file.py`` and ``map_file.py``). ``explorer
+galaxydefenders odds`` reads no file, but builds its attack over the combat model's defaults, cached once read."""
 
 FILE_MODULES = ("explorer.schema", "explorer.games.dagger.nemesis_file", "explorer.games.dagger.map_file",
                 "explorer.games.tagraid.model", "explorer.games.masseffect.query_file",

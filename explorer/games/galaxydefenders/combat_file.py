@@ -15,7 +15,7 @@ from pydantic import Field, PrivateAttr
 
 from explorer.schema import MAX_TITLE, Strict
 
-from .activation import EdgeModel
+from .edge_file import EdgeModel
 from .combat import (MAX_DEFEND_FACES, MAX_DICE, MAX_DRAWS, MAX_NAME, MAX_SHIELDS, EffectKind, EffectSymbol, Kind,
                      Trigger)
 from .header import GdScenarioHeader
