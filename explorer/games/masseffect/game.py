@@ -44,7 +44,15 @@ def _options():
 
 
 def outcome_text(trace: Trace) -> str:
-    """The verdict first, then the key numbers, for every kind (:func:`.outcome.outcome_text`)."""
+    """The verdict first, then the key numbers, for every kind (:func:`.outcome.outcome_text`). A map question's
+    is asked for first (:func:`.map_outcome.map_text`, the same lines), so its text loads none of the other kinds'
+    outcomes."""
+    from .map_results import MapOutcome
+
+    if isinstance(trace.result, MapOutcome):
+        from .map_outcome import map_text
+
+        return "\n".join(map_text(trace.result))
     from .outcome import outcome_text as text
 
     return text(trace)

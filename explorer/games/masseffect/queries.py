@@ -63,7 +63,7 @@ from . import options as opts
 from . import sections as S
 from .map import (EdgeFeature, FeatureKind, MissionMap, check_placements, load_map, map_from_dict, parse_edge,
                   parse_hex)
-from .results import MapAnswer, MapOutcome
+from .map_results import MapAnswer, MapOutcome
 
 
 ASKS = ("adjacent", "distance", "within", "at_least", "lof", "lof_all", "turret_lof", "step")
@@ -232,7 +232,7 @@ def _occupant(q: MapQuery, h: Hex) -> str | None:
 @dataclass(frozen=True)
 class Answers:
     """The questions of a ``map`` scenario answered so far (the frozen state of :data:`MAP_SEQUENCE`): ``asked``, how
-    many the file asks; ``answers``, one :class:`.results.MapAnswer` each, in order."""
+    many the file asks; ``answers``, one :class:`.map_results.MapAnswer` each, in order."""
 
     asked: int
     answers: tuple[MapAnswer, ...] = ()
@@ -253,7 +253,7 @@ def question_numbers(state: Answers) -> range:
 
 def answer_question(state: Answers, ctx: MapQueryContext, number: int) -> tuple[Answers, tuple[Step, ...]]:
     """Question ``number`` (from 1), by the section its ``ask`` names (Adjacency, Counting Distances, Line of Fire,
-    Turrets, Elevation Change): one cited step and its :class:`.results.MapAnswer`."""
+    Turrets, Elevation Change): one cited step and its :class:`.map_results.MapAnswer`."""
     q, r, i = ctx.query, ctx.rulings, number - 1
     qu = q.questions[i]
     m = q.maps[i]
@@ -264,7 +264,7 @@ def answer_question(state: Answers, ctx: MapQueryContext, number: int) -> tuple[
     label = f" ({qu.label})" if qu.label else ""
     head = f"Q{i + 1}{label}: "
     marks = tuple(str(h) for h in (a, b) if h is not None) + tuple(x for x in (qu.a, qu.b) if x in q.placements)
-    ans: dict[str, Any] = {}                     # the typed answer's verdict fields (results.MapAnswer)
+    ans: dict[str, Any] = {}                     # the typed answer's verdict fields (map_results.MapAnswer)
     if qu.ask == "adjacent":
         res = G.adjacent(m, a, b)
         ans["verdict"] = res.adjacent
@@ -349,7 +349,7 @@ def resolve_map_query(scenario: MapQuery, rulings: Mapping[str, str] | None = No
     no dice).
 
     Returns:
-        Trace whose typed ``result`` is a :class:`.results.MapOutcome`. Its JSON ``outcome`` has the map's name
+        Trace whose typed ``result`` is a :class:`.map_results.MapOutcome`. Its JSON ``outcome`` has the map's name
         (``map``) and one answer per question (``answers``): ``question``, ``ask``, ``a``, ``b`` (``label`` and
         ``edit`` when given) and its verdict key (``adjacent``, ``allowed``, ``distance``, ``within``,
         ``at_least``, ``in_lof`` or ``targets``).
