@@ -7,16 +7,29 @@ a tree of :class:`Plain` values: one small class per model class, of the same na
 (lists, dicts and nested snapshots), read by attribute as the engine reads a model. The parts of the model API that
 the engine uses on a parsed scenario are there too (:meth:`Plain.model_copy`, :meth:`Plain.model_dump` in its python
 mode, :attr:`Plain.model_fields_set`), with pydantic's behaviour; anything else a model has (validation, JSON,
-``model_fields``) is not, and a snapshot cannot be changed (``setattr`` raises).
+``model_fields``) is not, and a snapshot cannot be changed (``setattr`` raises). A model's private attributes
+(``_source``, set by a parser after validation) are mirrored too when their values are plain data (``str``, ``int``,
+``float``, ``bool``, ``None``, ``bytes``, tuples and frozensets of them), read by attribute and kept by
+:meth:`Plain.model_copy`, as pydantic keeps them; they are not fields (not dumped, not iterated).
 
 :func:`snapshot` refuses (:class:`NotPlain`) any value it cannot mirror exactly: a model class that defines its own
-methods or properties (a snapshot would lack them), a model with extra or private attributes, a ``ClassVar`` or a
-field value that is not plain data (``str``, ``int``, ``float``, ``bool``, ``None``, ``bytes``, lists, tuples, dicts,
-sets and nested models). A game opts a scenario in only when its resolver, outcome text and picture read the value
-as plain fields (:attr:`explorer.games.Game.plain`), since a snapshot is not an instance of the model class.
+methods or properties (a snapshot would lack them), a model with extra attributes or a private attribute whose value
+is not plain data, a ``ClassVar`` or a field value that is not plain data (``str``, ``int``, ``float``, ``bool``,
+``None``, ``bytes``, lists, tuples, dicts, sets and nested models, or the value types below). A game opts a scenario
+in only when its resolver, outcome text and picture read the value as plain fields
+(:attr:`explorer.games.Game.plain`), since a snapshot is not an instance of the model class.
 
-This module imports nothing beyond the standard library's built-ins; pydantic is looked up in ``sys.modules`` by
-:func:`snapshot` only (on a cache miss, which has just validated with it).
+A parsed value may also hold **value types** that need no mirror: an instance of a frozen dataclass, a named tuple
+or an enum member is kept as it is (the same object), after checking that every field making its value holds plain
+data or value types and no model (e.g. Mass Effect's map query, :class:`explorer.games.masseffect.queries.MapQuery`,
+frozen dataclasses over a :class:`~explorer.games.masseffect.map.MissionMap`). Such a class must live in a module
+that imports no pydantic (else unpickling it imports pydantic anyway: ``tests/test_cli_imports.py`` checks the
+commands), and a field declared ``compare=False`` is taken for a memo that the class does not pickle (it is not
+checked; :class:`~explorer.games.masseffect.map.MissionMap` drops its ``_cache`` when pickled).
+
+This module imports nothing beyond the standard library's built-ins (``dataclasses`` and ``enum`` when a value is
+checked); pydantic is looked up in ``sys.modules`` by :func:`snapshot` only (on a cache miss, which has just
+validated with it).
 """
 
 from __future__ import annotations
@@ -36,13 +49,22 @@ class Plain:
     its class named as the model's class, the model class's ``ClassVar`` values as class attributes (e.g. a TAG Raid
     scenario's ``kind``). Built by :func:`snapshot`; never constructed by hand."""
 
-    __slots__ = ("__dict__", "_fields_set")
+    __slots__ = ("__dict__", "_fields_set", "_private")
     _spec: tuple = ("Plain", "", False, ())
     """``(class name, module of the model class, frozen, ((ClassVar name, value), ...))``: names the snapshot class."""
 
-    def __init__(self, fields: dict[str, Any], fields_set: frozenset[str]) -> None:
+    def __init__(self, fields: dict[str, Any], fields_set: frozenset[str], private: tuple = ()) -> None:
         object.__setattr__(self, "__dict__", fields)
         object.__setattr__(self, "_fields_set", fields_set)
+        object.__setattr__(self, "_private", private)
+
+    def __getattr__(self, name: str) -> Any:
+        """A private attribute of the model (``_source``), when it had one: ``_private`` holds ``(name, value)``."""
+        if name.startswith("_") and name != "_private":
+            for key, value in object.__getattribute__(self, "_private"):
+                if key == name:
+                    return value
+        raise AttributeError(f"{type(self).__name__!r} snapshot has no attribute {name!r}")
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"{type(self).__name__} is a read-only snapshot of a validated scenario; use "
@@ -52,12 +74,12 @@ class Plain:
         raise AttributeError(f"{type(self).__name__} is a read-only snapshot of a validated scenario")
 
     def __reduce__(self):
-        return _rebuild, (self._spec, self.__dict__, self._fields_set)
+        return _rebuild, (self._spec, self.__dict__, self._fields_set, self._private)
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
-        return self.__dict__ == other.__dict__
+        return self.__dict__ == other.__dict__ and self._private == other._private
 
     def __hash__(self) -> int:
         if not self._spec[2]:   # as a model that is not frozen: unhashable
@@ -88,7 +110,7 @@ class Plain:
         if update:
             fields.update(update)
             fields_set = fields_set | frozenset(update)
-        return type(self)(fields, fields_set)
+        return type(self)(fields, fields_set, self._private)
 
     def model_dump(self, *, mode: str = "python", exclude_none: bool = False) -> dict[str, Any]:
         """The fields as a dict, nested snapshots as dicts, lists and dicts copied (pydantic's ``model_dump`` in
@@ -131,9 +153,9 @@ def plain_class(spec: tuple) -> type[Plain]:
     return cls
 
 
-def _rebuild(spec: tuple, fields: dict[str, Any], fields_set: frozenset[str]) -> Plain:
+def _rebuild(spec: tuple, fields: dict[str, Any], fields_set: frozenset[str], private: tuple = ()) -> Plain:
     """Unpickle a :class:`Plain` (its class from ``spec``)."""
-    return plain_class(spec)(fields, fields_set)
+    return plain_class(spec)(fields, fields_set, private)
 
 
 _specs: dict[type, tuple] = {}
@@ -155,6 +177,8 @@ def _spec_of(cls: type, base: type) -> tuple:
                 continue
             if type(attr).__name__ == "PydanticDescriptorProxy":   # a validator: run at validation only
                 continue
+            if name == "model_post_init" and getattr(attr, "__module__", "").startswith("pydantic."):
+                continue   # pydantic's own, setting the private attributes' defaults at validation
             if name in cls.model_fields or name in getattr(cls, "__class_vars__", ()):
                 continue
             if callable(attr) or hasattr(attr, "__get__"):
@@ -179,9 +203,57 @@ def _is_leaf_data(v: Any) -> bool:
     return False
 
 
+def _check_value_type(v: Any, base: type | None) -> None:
+    """Check that a value type (a frozen dataclass, a named tuple, an enum member) holds plain data and value types
+    only (see the module's docstring), recursively.
+
+    Raises:
+        NotPlain: a model, a dataclass that is not frozen, or any other object in it.
+    """
+    from dataclasses import fields, is_dataclass
+    from enum import Enum
+
+    def check(x: Any) -> None:
+        t = type(x)
+        if t in _LEAVES or isinstance(x, Enum):
+            return
+        if t in (list, tuple, set, frozenset) or (isinstance(x, tuple) and hasattr(t, "_fields")):
+            for y in x:
+                check(y)
+            return
+        if t is dict:
+            for k, y in x.items():
+                check(k)
+                check(y)
+            return
+        if base is not None and isinstance(x, base):
+            raise NotPlain(f"a {t.__qualname__} model inside a value type")
+        if is_dataclass(x) and not isinstance(x, type):
+            if not t.__dataclass_params__.frozen:
+                raise NotPlain(f"{t.__qualname__}: a dataclass that is not frozen")
+            for f in fields(x):
+                if f.compare:
+                    check(getattr(x, f.name))
+            return
+        raise NotPlain(f"a {t.__qualname__} value (not plain data)")
+
+    check(v)
+
+
+def _is_value_type(v: Any) -> bool:
+    """A frozen dataclass instance, a named tuple or an enum member (kept as it is by :func:`snapshot`)."""
+    from dataclasses import is_dataclass
+    from enum import Enum
+
+    t = type(v)
+    return (isinstance(v, Enum) or (isinstance(v, tuple) and hasattr(t, "_fields"))
+            or (is_dataclass(v) and not isinstance(v, type) and t.__dataclass_params__.frozen))
+
+
 def snapshot(value: Any) -> Any:
     """``value`` (a validated scenario: a model, or lists, tuples and dicts of them) with every pydantic model
-    replaced by its :class:`Plain` snapshot; plain data is copied as it is.
+    replaced by its :class:`Plain` snapshot; plain data is copied as it is, and a value type (a frozen dataclass,
+    a named tuple, an enum member holding no model) is kept as it is.
 
     Raises:
         NotPlain: a value that a snapshot cannot mirror exactly (see the module's docstring); nothing is changed.
@@ -203,11 +275,19 @@ def snapshot(value: Any) -> Any:
             return t(conv(x) for x in v)
         if base is not None and isinstance(v, base):
             spec = _spec_of(t, base)
-            if v.__pydantic_extra__ or v.__pydantic_private__:
-                raise NotPlain(f"{t.__qualname__}: a model with extra or private attributes")
+            if v.__pydantic_extra__:
+                raise NotPlain(f"{t.__qualname__}: a model with extra attributes")
+            private = tuple((v.__pydantic_private__ or {}).items())
+            for name, x in private:
+                if not _is_leaf_data(x):
+                    raise NotPlain(f"{t.__qualname__}.{name}: a private attribute that is not plain data")
             if list(v.__dict__) != list(t.model_fields):
                 raise NotPlain(f"{t.__qualname__}: attributes other than its fields")
-            return plain_class(spec)({k: conv(x) for k, x in v.__dict__.items()}, frozenset(v.model_fields_set))
+            return plain_class(spec)({k: conv(x) for k, x in v.__dict__.items()}, frozenset(v.model_fields_set),
+                                     private)
+        if _is_value_type(v):
+            _check_value_type(v, base)
+            return v
         raise NotPlain(f"a {t.__qualname__} value (not plain data)")
 
     return conv(value)

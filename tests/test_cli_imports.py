@@ -107,11 +107,26 @@ CACHED = {
     ("resolve", "dg-03"): "explorer.games.dagger.nemesis_file",
     ("dagger", "forecast", "dg-three-rounds"): "explorer.games.dagger.nemesis_file",
     ("resolve", "tr-02"): "explorer.games.tagraid.model",
+    ("resolve", "me-diagram-4"): "explorer.games.masseffect.query_file",
+    ("resolve", "me-01"): "explorer.games.masseffect.map_file",
+    ("resolve", "gd-01"): "explorer.games.galaxydefenders.combat_file",
+    ("resolve", "gd-book-mark"): "explorer.games.galaxydefenders.calibration_file",
+    ("galaxydefenders", "odds", "--dice", "red=3"): "explorer.games.galaxydefenders.combat_file",   # the defaults
 }
 """Commands whose built-in scenario, once validated, plays without pydantic (:mod:`explorer.parsecache`; issue 18:
 every verb under 150 ms of CPU). D.A.G.G.E.R.'s parsed values are frozen dataclasses and its rules modules define no
-pydantic model (the file formats live in ``nemesis_file.py`` and ``map_file.py``); a TAG Raid roll exchange is kept
-as the pydantic-free snapshot of its models (:mod:`explorer.plain`), and its resolver imports no model module."""
+pydantic model (the file formats live in ``nemesis_file.py`` and ``map_file.py``); a TAG Raid roll exchange and a
+Galaxy Defenders combat are kept as the pydantic-free snapshots of their models (:mod:`explorer.plain`), and their
+resolvers import no model module (Galaxy Defenders' packaged default calibration is cached too); a Mass Effect map
+question is frozen dataclasses (the file formats live in ``query_file.py`` and ``map_file.py``). ``explorer
+galaxydefenders odds`` reads no file, but builds its attack over the combat model's defaults, cached once read."""
+
+FILE_MODULES = ("explorer.schema", "explorer.games.dagger.nemesis_file", "explorer.games.dagger.map_file",
+                "explorer.games.tagraid.model", "explorer.games.masseffect.query_file",
+                "explorer.games.masseffect.map_file", "explorer.games.galaxydefenders.combat_file",
+                "explorer.games.galaxydefenders.calibration_file", "explorer.games.galaxydefenders.header",
+                "explorer.games.galaxydefenders.activation")
+"""Modules that define pydantic models, which no cached command of :data:`CACHED` may import."""
 
 
 @pytest.mark.parametrize("argv", list(CACHED), ids=" ".join)
@@ -122,6 +137,5 @@ def test_a_cached_builtin_plays_without_pydantic_or_the_toml_parser(argv, tmp_pa
     rc, warm = modules_after(list(argv), env)
     assert rc == 0
     assert _loaded(warm, ("pydantic", "pydantic_core", "tomllib")) == set()
-    assert {"explorer.schema", "explorer.games.dagger.nemesis_file", "explorer.games.dagger.map_file",
-            CACHED[argv]} & warm == set()
+    assert {*FILE_MODULES, CACHED[argv]} & warm == set()
     assert _loaded(warm, UI + NUMERIC) == set()

@@ -141,7 +141,7 @@ ME_MAP_DOC = Path(__file__).parents[1] / "docs" / "masseffect-map-format.md"
 ME_TABLES = {"[map]": "", "[map.icons]": "icons.", "[[map.edges]]": "edges[i].", "[[map.areas]]": "areas[i].",
              "[[map.turrets]]": "turrets[i].", "[[characters]]": "characters[i].", "[[questions]]": "questions[i].",
              "[rulings]": "rulings."}
-"""Each table header of the two examples -> where its keys are (in ``MapModel`` or ``MapQuery``)."""
+"""Each table header of the two examples -> where its keys are (in ``MapModel`` or ``MapQueryFile``)."""
 _BOUND = rf"{_RANGE}|<= (\d+(?:,\d{{3}})*)"
 
 
@@ -301,7 +301,7 @@ def test_the_mass_effect_examples_state_bounds():
 
 @pytest.mark.parametrize("field,bound,comment", ME_MAP_STATED, ids=[f for f, _, _ in ME_MAP_STATED])
 def test_a_bound_in_the_mass_effect_map_example_is_the_codes(field, bound, comment):
-    from explorer.games.masseffect.map import MapModel
+    from explorer.games.masseffect.map_file import MapModel
 
     ok, said = _code_agrees(field, bound, MapModel)
     assert ok, (f"docs/masseffect-map-format.md: map.{field} is {bound} ({comment!r}), the code says {said} "
@@ -310,9 +310,9 @@ def test_a_bound_in_the_mass_effect_map_example_is_the_codes(field, bound, comme
 
 @pytest.mark.parametrize("field,bound,comment", ME_QUERY_STATED, ids=[f for f, _, _ in ME_QUERY_STATED])
 def test_a_bound_in_the_mass_effect_map_question_example_is_the_schemas(field, bound, comment):
-    from explorer.games.masseffect.queries import MapQuery
+    from explorer.games.masseffect.query_file import MapQueryFile
 
-    ok, said = _code_agrees(field, bound, MapQuery)
+    ok, said = _code_agrees(field, bound, MapQueryFile)
     assert ok, f"docs/masseffect-map-format.md: {field} is {bound} ({comment!r}), the schema says {said}"
 
 

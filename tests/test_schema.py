@@ -16,8 +16,9 @@ def _load_every_format() -> None:
                    "explorer.games.tagraid.table_scenario",
                    "explorer.games.tagraid.orders.orderfile", "explorer.games.tagraid.orders.roundfile",
                    "explorer.games.masseffect.damage", "explorer.games.masseffect.activation",
-                   "explorer.games.masseffect.queries", "explorer.games.masseffect.strategy_scenario",
-                   "explorer.games.galaxydefenders.combat", "explorer.games.galaxydefenders.activation",
+                   "explorer.games.masseffect.query_file", "explorer.games.masseffect.strategy_scenario",
+                   "explorer.games.masseffect.map_file", "explorer.games.galaxydefenders.combat_file",
+                   "explorer.games.galaxydefenders.calibration_file", "explorer.games.galaxydefenders.activation",
                    "explorer.games.galaxydefenders.phases", "explorer.games.galaxydefenders.conditions",
                    "explorer.games.dagger.nemesis_file", "explorer.games.dagger.map_file"):
         import_module(module)

@@ -3,6 +3,9 @@
 import json
 from fractions import Fraction
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from explorer.cli import main
 
 
@@ -26,6 +29,47 @@ def test_odds_errors_are_one_line(capsys):
         assert main(["galaxydefenders", "odds", *argv]) == 2
         err = capsys.readouterr().err
         assert text in err and err.count("\n") == 1
+
+
+def test_odds_names_an_option_for_values_the_model_once_refused_with_a_traceback(capsys):
+    """A ``--drop`` colour longer than a name, six ``--effect-symbols``: one line naming the option (pydantic's
+    multi-line error before the verb built its attack without pydantic)."""
+    for argv, text in ((["--dice", "red=3,blue=2", "--atk-dice-minus", "1", "--drop", "b" * 50],
+                        "field '--drop': 'bbbbbbbbbbbbbbbbbbbb' is not a colour of this pool"),
+                       (["--dice", "red=3", "--effect-symbols", ",".join(["bolt"] * 6)],
+                        "field '--effect-symbols': a symbol is listed twice")):
+        assert main(["galaxydefenders", "odds", *argv]) == 2
+        err = capsys.readouterr().err
+        assert text in err and err.count("\n") == 1
+
+
+COLOURS = st.sampled_from(["red", "blue", "yellow", "green"])
+EFFECTS = st.lists(st.fixed_dictionaries({"kind": st.sampled_from(["lethal", "def_dice_minus", "critical"]),
+                                          "trigger": st.sampled_from(["always", "bolt"])},
+                                         optional={"x": st.integers(1, 2)}), max_size=3)
+
+
+@settings(max_examples=60, deadline=None)
+@given(dice=st.dictionaries(COLOURS, st.integers(0, 12), max_size=4), hits=st.none() | st.integers(0, 20),
+       bonus=st.integers(0, 10), extra=st.dictionaries(COLOURS, st.integers(0, 12), max_size=4),
+       symbols=st.lists(st.sampled_from(["bolt", "wings", "shield", "jam", "ammo"]), min_size=1, max_size=5,
+                        unique=True),
+       suit=st.booleans(), minus=st.integers(0, 5), drop=st.lists(COLOURS, max_size=5), no_bolt=st.booleans(),
+       effects=EFFECTS)
+def test_the_odds_verbs_plain_attack_is_the_validated_model(dice, hits, bonus, extra, symbols, suit, minus, drop,
+                                                             no_bolt, effects):
+    """:func:`.cli.odds_attack` (the model's defaults from the parse cache, no pydantic when warm) gives the fields
+    the validated :class:`AttackModel` has, for any values the verb's own bounds let through."""
+    from explorer.games.galaxydefenders.cli import odds_attack
+    from explorer.games.galaxydefenders.combat_file import AttackModel
+
+    fields = {"dice": dice, "fixed_hits": hits, "bonus_hits": bonus, "bonus_dice": extra, "effect_symbols": symbols,
+              "power_suit_weapon": suit, "atk_dice_minus": minus, "drop": drop, "no_bolt": no_bolt}
+    plain = odds_attack(fields, effects)
+    model = AttackModel(target="target", effects=effects, **fields)
+    assert plain.model_dump() == model.model_dump()
+    assert type(plain).__name__ == "AttackModel" and [type(e).__name__ for e in plain.effects] == ["EffectModel"] * len(
+        effects)
 
 
 def test_resolve_scenarios_and_rulings(capsys):

@@ -100,6 +100,7 @@ from explorer.kernel import Context, Each, Outcome, play, trace_of
 from explorer.trace import Step, Trace
 
 from . import sections as S
+from .edge_file import EdgeModel
 from .header import GdScenarioHeader
 from .options import rulings as make_rulings
 
@@ -116,12 +117,6 @@ MAX_RANGE = 30
 
 HexKey = Annotated[str, Field(min_length=1, max_length=20)]
 AreaName = Annotated[str, Field(min_length=1, max_length=MAX_AREA_NAME)]
-
-
-class EdgeModel(Strict):
-    edge: str = Field(max_length=40)
-    kind: Literal["barrier", "wall", "door"] = "barrier"
-    open: bool = False
 
 
 class ActivatingModel(Strict):

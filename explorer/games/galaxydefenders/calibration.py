@@ -6,7 +6,8 @@ Blue Defend die), 8.2 Critical and 8.2.3 Effects (the Critical 1 and Critical 2 
 The packaged default ``data/calibration.toml`` is an ASSUMPTION (a placeholder, not the printed components); users
 enter their own faces and piles in the same format (see the file's comments) and pass the file to the CLI
 (``--calibration``) or put the same tables in a scenario's ``[calibration]`` table. Every number has bounds and
-every list a length cap; errors name the field (``dice.red.faces``) and what is allowed.
+every list a length cap; errors name the field (``dice.red.faces``) and what is allowed. The file format's pydantic
+models are in :mod:`.calibration_file`, imported when a table is validated only.
 
 >>> cal = default_calibration()
 >>> cal.defend_die, cal.die("red").sides
@@ -20,15 +21,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
-from pathlib import Path
-from typing import Any, Literal
-
-from pydantic import Field
+from typing import TYPE_CHECKING, Any
 
 from explorer.errors import ScenarioError
-from explorer.scenario import read_toml, validate
-from explorer.schema import Strict
+from explorer.scenario import read_toml
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 SYMBOLS = ("hit", "shield", "bolt", "jam", "ammo", "wings", "blank")
 """Die symbols a face may show (``"blank"`` only alone)."""
@@ -166,26 +165,6 @@ def parse_face(label: str, field: str = "faces") -> Face:
     return Face("+".join(parts), n["hit"], n["shield"], n["bolt"], n["jam"], n["ammo"], n["wings"])
 
 
-class _DieModel(Strict):
-    sides: int = Field(6, ge=2, le=MAX_SIDES)
-    faces: list[str] = Field(min_length=2, max_length=MAX_SIDES)
-
-
-class _TokenModel(Strict):
-    id: str = Field(min_length=1, max_length=40)
-    level: int = Field(ge=1, le=2)
-    effect: Literal[EFFECTS]  # type: ignore[valid-type]
-    x: int = Field(0, ge=0, le=5)
-    compat: Literal["agents", "others", "all"] = "all"
-    count: int = Field(1, ge=1, le=20)
-
-
-class _CalibrationModel(Strict):
-    defend_die: str | None = Field(None, max_length=20)
-    dice: dict[str, _DieModel] | None = Field(None, max_length=MAX_COLOURS)
-    critical_tokens: list[_TokenModel] | None = Field(None, max_length=60)
-
-
 def calibration_from_data(data: Mapping[str, Any], source: str, base: Calibration | None = None,
                           prefix: str = "") -> Calibration:
     """Validate a calibration table; parts it omits come from ``base`` (default: the packaged default).
@@ -202,6 +181,10 @@ def calibration_from_data(data: Mapping[str, Any], source: str, base: Calibratio
             unknown symbol, a colour name that is not lower-case letters, an unknown ``defend_die``, a pile with
             no token compatible with some target kind, duplicate token ids.
     """
+    from explorer.scenario import validate
+
+    from .calibration_file import _CalibrationModel   # pydantic: only when a table is validated
+
     try:
         m = validate(_CalibrationModel, data, source)
     except ScenarioError as e:
@@ -262,10 +245,24 @@ def load_calibration(path: str | Path) -> Calibration:
 
 @lru_cache(maxsize=1)
 def default_calibration() -> Calibration:
-    """The packaged default calibration (an ASSUMPTION: placeholder faces and piles, see the file)."""
-    text = (resources.files(__package__) / "data" / "calibration.toml").read_text(encoding="utf-8")
-    return calibration_from_data(read_toml("calibration.toml (packaged default)", text=text),
-                                 "calibration.toml (packaged default)", base=_BLANK)
+    """The packaged default calibration (an ASSUMPTION: placeholder faces and piles, see the file), validated once
+    and kept in the parse cache (:mod:`explorer.parsecache`: keyed by the file's bytes and the code version), so a
+    command that plays a cached combat built-in reads it without pydantic (issue 18)."""
+    import os
+
+    from explorer.parsecache import cached
+
+    path = os.path.join(os.path.dirname(__file__), "data", "calibration.toml")
+    if os.path.isfile(path):
+        with open(path, "rb") as f:
+            data = f.read()
+    else:   # pragma: no cover - a package that is not a directory on disk (importlib.resources: ~10 ms to import)
+        from importlib import resources
+
+        data = (resources.files(__package__) / "data" / "calibration.toml").read_bytes()
+    source = "calibration.toml (packaged default)"
+    return cached(("calibration", "galaxydefenders", source), data,
+                  lambda: calibration_from_data(read_toml(source, text=data.decode("utf-8")), source, base=_BLANK))
 
 
 _BLANK = Calibration({}, "blue", (), "nothing")

@@ -113,7 +113,7 @@ def odds(dice: str | None, fixed_hits: str | None, bonus_hits: str, bonus_dice: 
     from explorer.games import get_game, parse_rulings
 
     from .calibration import default_calibration, load_calibration
-    from .combat import AttackModel, TargetState
+    from .combat import TargetState
     from .odds import attack_odds, summary
     from .options import rulings as make_rulings
 
@@ -157,11 +157,11 @@ def odds(dice: str | None, fixed_hits: str | None, bonus_hits: str, bonus_dice: 
     drops = [x.strip().lower() for x in drop.split(",") if x.strip()] if drop is not None else []
     if len(drops) > 5:
         raise ScenarioError("--drop", f"{len(drops)} colours", "at most 5")
-    attack = AttackModel(target="target", dice=pool, fixed_hits=None if fixed_hits is None else
-                         _int(fixed_hits, "--fixed-hits", 0, 20), bonus_hits=_int(bonus_hits, "--bonus-hits", 0, 10),
-                         bonus_dice=extra, effect_symbols=symbols, power_suit_weapon=power_suit_weapon,
-                         atk_dice_minus=_int(atk_dice_minus, "--atk-dice-minus", 0, 5), drop=drops, no_bolt=no_bolt,
-                         effects=effects)
+    hits = None if fixed_hits is None else _int(fixed_hits, "--fixed-hits", 0, 20)
+    attack = odds_attack({"dice": pool, "fixed_hits": hits, "bonus_hits": _int(bonus_hits, "--bonus-hits", 0, 10),
+                          "bonus_dice": extra, "effect_symbols": symbols, "power_suit_weapon": power_suit_weapon,
+                          "atk_dice_minus": _int(atk_dice_minus, "--atk-dice-minus", 0, 5), "drop": drops,
+                          "no_bolt": no_bolt}, effects)
     _check_cli_attack(attack)
     target = TargetState("target", kind, _int(health, "--health", 1, 40), _int(wounds, "--wounds", 0, 40),
                          tuple(stacks), None, _int(standard_shields, "--standard-shields", 0, 5))
@@ -205,6 +205,27 @@ def odds(dice: str | None, fixed_hits: str | None, bonus_hits: str, bonus_dice: 
     click.echo(f"  P(target {'bleeding' if kind == 'agent' else 'dead'}): {percent(eval_frac(s['p_down']))}")
     if r.consulted:
         click.echo("\nRuling options used: " + ", ".join(f"{k}={v}" for k, v in sorted(r.consulted.items())))
+
+
+def odds_attack(fields: dict, effects: list[dict]):
+    """The ``odds`` verb's attack on ``"target"``: an :class:`~.combat_file.AttackModel` with ``fields`` and
+    ``effects`` (:class:`~.combat_file.EffectModel` fields each) over the model's defaults, as the pydantic-free
+    snapshot (:mod:`explorer.plain`) of the models. The defaults are read from the models once and kept in the parse
+    cache (keyed by the code version, so a changed default is read afresh), so a warm run imports no pydantic (issue
+    18). The verb has bounded every value itself (``_int``, ``_pool``, the symbols, :func:`_check_cli_attack`);
+    ``tests/galaxydefenders/test_cli.py`` checks that this equals the validated model for any such values.
+    """
+    from explorer.parsecache import cached
+
+    def defaults():
+        from explorer.plain import snapshot
+
+        from .combat_file import AttackModel, EffectModel
+
+        return snapshot((AttackModel(target="target"), EffectModel(kind="lethal")))
+
+    attack, effect = cached(("defaults", "galaxydefenders", "odds attack and effect"), b"", defaults)
+    return attack.model_copy(update={**fields, "effects": [effect.model_copy(update=e) for e in effects]})
 
 
 def _check_cli_attack(attack) -> None:

@@ -89,25 +89,22 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from contextlib import contextmanager
-from typing import Annotated, Literal, Protocol
-
-from pydantic import Field, PrivateAttr
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from explorer.dice import Dice, Roller
 from explorer.errors import DiceScriptExhausted, ScenarioError
 from explorer.kernel import Context, Each, Outcome, play, run, trace_of
 from explorer.options import Rulings
-from explorer.scenario import validate
-from explorer.schema import MAX_TITLE, Strict
 from explorer.text import agree, join_words, plural
 from explorer.trace import Step, Trace
 
 from . import sections as S
-from .header import GdScenarioHeader
 from .menace import Menace, master_alien_wounded
-from .activation import EdgeModel
 from .calibration import Calibration, CriticalToken, Face, calibration_from_data, default_calibration
 from .options import rulings as make_rulings
+
+if TYPE_CHECKING:   # annotations only: the file models import pydantic (see _FILE_MODELS)
+    from .combat_file import AttackModel, CloseEncounterModel, CombatScenario, RolledModel, TargetModel
 
 HIGH_IMPACT_CAP = 5
 """Storybook 5.5.1: at most five Blue dice in a Defend roll when High Impact is on."""
@@ -144,125 +141,27 @@ EFFECT_X: dict[str, tuple[int, int]] = {"lethal": (0, 5), "def_dice_minus": (1, 
 1-5 (Storybook 5.5.1), push back 1-5 hexes (an agent's power or item such as Hulk's Charge or the Shockwave grenade,
 11.3); ``x`` is unused for Lethal (8.1)."""
 
-Name = Annotated[str, Field(min_length=1, max_length=MAX_NAME)]
-FaceLabel = Annotated[str, Field(min_length=1, max_length=60)]
+_FILE_MODELS = frozenset({"Name", "FaceLabel", "EffectModel", "HeldCritical", "TargetModel", "CombatMapModel",
+                          "RolledModel", "AttackModel", "MenaceModel", "CloseEncounterModel", "CombatScenario"})
+"""The file format's pydantic models, in :mod:`.combat_file` (imported when a file is validated, never by playing a
+validated scenario, so this module imports no pydantic: issue 18); ``from .combat import AttackModel`` still works
+(:func:`__getattr__`)."""
 
 
-# ------------------------------------------------------------------------------------------------ scenario model
+def __getattr__(name: str):
+    """The file models (:data:`_FILE_MODELS`) by their old address, imported on first use."""
+    if name in _FILE_MODELS:
+        from . import combat_file
 
-class EffectModel(Strict):
-    """An attack effect: ``kind``, ``x`` (its number), ``trigger``."""
-
-    kind: EffectKind
-    x: int = Field(1, ge=0, le=5)
-    trigger: Trigger = "always"
-
-
-class HeldCritical(Strict):
-    """A Critical token already on a target: ``effect`` and ``x``."""
-
-    effect: Literal["def_dice_minus", "atk_dice_minus", "movement_minus", "max_health_minus", "paralyzed",
-                    "shields_removed", "no_bolt"]
-    x: int = Field(0, ge=0, le=5)
+        return getattr(combat_file, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-class TargetModel(Strict):
-    name: str = Field(min_length=1, max_length=40)
-    kind: Kind = "alien"
-    health: int = Field(ge=1, le=40)
-    wounds: int = Field(0, ge=0, le=40)
-    energy_shields: list[Annotated[int, Field(ge=0, le=MAX_SHIELDS)]] = Field(default_factory=list, max_length=3)
-    power_suit_shields: int | None = Field(None, ge=0, le=10)
-    standard_shields: int = Field(0, ge=0, le=5)
-    cancel_hits: int = Field(0, ge=0, le=10)
-    mark: int = Field(0, ge=0, le=2)
-    poison: int = Field(0, ge=0, le=2)
-    criticals: list[HeldCritical] = Field(default_factory=list, max_length=10)
-    burrowing: bool = False
-    area: Literal["target", "same", "adjacent", "other"] = "target"
-    walking_path: bool = True
-    at: str | None = Field(None, max_length=20)
-    base: str | None = Field(None, max_length=20)
-    stage: int | None = Field(None, ge=1, le=2)
-    keeps_fighting: bool = False
-
-
-class CombatMapModel(Strict):
-    """A map of Areas for Area and Explosion damage (the ``activation`` map format: ``areas``, ``centres``,
-    ``blocking``, ``edges``): with it, each target's Area relation is computed from its hexes."""
-
-    areas: dict[Annotated[str, Field(min_length=1, max_length=40)],
-                Annotated[list[Annotated[str, Field(min_length=1, max_length=20)]],
-                          Field(min_length=1, max_length=600)]] = Field(min_length=1, max_length=40)
-    centres: dict[Annotated[str, Field(min_length=1, max_length=40)],
-                  Annotated[str, Field(min_length=1, max_length=20)]] = Field(default_factory=dict, max_length=40)
-    blocking: list[Annotated[str, Field(min_length=1, max_length=20)]] = Field(default_factory=list, max_length=600)
-    edges: list[EdgeModel] = Field(default_factory=list, max_length=400)
-
-
-class RolledModel(Strict):
-    hit: dict[Name, Annotated[list[FaceLabel], Field(max_length=MAX_DICE)]] = Field(default_factory=dict,
-                                                                                    max_length=4)
-    defend: dict[Name, Annotated[list[FaceLabel], Field(max_length=MAX_DEFEND_FACES)]] = Field(
-        default_factory=dict, max_length=12)
-    critical: dict[Name, Annotated[list[FaceLabel], Field(max_length=MAX_DRAWS)]] = Field(default_factory=dict,
-                                                                                          max_length=12)
-
-
-class AttackModel(Strict):
-    attacker: str = Field("attacker", min_length=1, max_length=40)
-    attacker_kind: Kind = "agent"
-    weapon: str = Field("weapon", min_length=1, max_length=40)
-    dice: dict[Name, Annotated[int, Field(ge=0, le=MAX_DICE)]] = Field(default_factory=dict, max_length=4)
-    fixed_hits: int | None = Field(None, ge=0, le=20)
-    bonus_hits: int = Field(0, ge=0, le=10)
-    bonus_dice: dict[Name, Annotated[int, Field(ge=0, le=MAX_DICE)]] = Field(default_factory=dict, max_length=4)
-    effect_symbols: list[EffectSymbol] = Field(default_factory=lambda: ["bolt"], min_length=1, max_length=5)
-    power_suit_weapon: bool = False
-    atk_dice_minus: int = Field(0, ge=0, le=5)
-    drop: list[Name] = Field(default_factory=list, max_length=5)
-    no_bolt: bool = False
-    damage: Literal["single", "area", "explosion"] = "single"
-    target: str = Field(min_length=1, max_length=40)
-    effects: list[EffectModel] = Field(default_factory=list, max_length=8)
-    rolled: RolledModel | None = None
-    controller: Name | None = None
-
-
-class MenaceModel(Strict):
-    """The Menace token when the scenario starts (11.3.1): the Menacing Agent and the level."""
-
-    holder: Name
-    level: int = Field(1, ge=1, le=2)
-
-
-class CloseEncounterModel(Strict):
-    card: int = Field(ge=1, le=40)
-    activates: list[Name] = Field(default_factory=list, max_length=20)
-
-
-class CombatScenario(GdScenarioHeader):
-    """A validated ``combat`` scenario (see the module docstring for the file format)."""
-
-    kind: Literal["combat"] = "combat"
-    title: str = Field("Combat", max_length=MAX_TITLE)
-    high_impact: bool = True
-    calibration: dict | None = None
-    close_encounter: CloseEncounterModel | None = None
-    menace: MenaceModel | None = None
-    map: CombatMapModel | None = None
-    targets: list[TargetModel] = Field(min_length=1, max_length=12)
-    attacks: list[AttackModel] = Field(min_length=1, max_length=10)
-    _source: str = PrivateAttr("scenario")
-    _blue_tray: bool = PrivateAttr(False)
-    """Set by the Combat page only (never by a file): its dice tray gives faces for up to ``MAX_BLUE`` Blue dice
-    and the Defend roll takes the first ones it rolls (:class:`TableDice` ``tray``)."""
-
-    def calib(self) -> Calibration:
-        """The scenario's calibration (its ``[calibration]`` table over the packaged default)."""
-        if self.calibration is None:
-            return default_calibration()
-        return calibration_from_data(self.calibration, self._source, prefix="calibration.")
+def scenario_calibration(sc: CombatScenario) -> Calibration:
+    """A combat scenario's calibration: its ``[calibration]`` table over the packaged default, or the default."""
+    if sc.calibration is None:
+        return default_calibration()
+    return calibration_from_data(sc.calibration, sc._source, prefix="calibration.")
 
 
 class FixedFacesShort(DiceScriptExhausted):
@@ -304,6 +203,10 @@ def parse_combat(data: dict, source: str) -> CombatScenario:
             both ``dice`` and ``fixed_hits``; a Bolt-triggered effect on a fixed-hits weapon (no dice, no Bolt);
             ``atk_dice_minus`` on a multi-colour pool without ``drop``; duplicate target names.
     """
+    from explorer.scenario import validate
+
+    from .combat_file import CombatScenario
+
     sc = validate(CombatScenario, data, source)
     sc._source = source
     with with_source(source):
@@ -385,7 +288,7 @@ def _check_combat(sc: CombatScenario, source: str) -> None:
             raise ScenarioError(f"targets[{i}].power_suit_shields", "only agents equip a Power Suit (9.5)",
                                 "omit it for aliens, NPCs and drones", source)
     _check_map(sc, source)
-    cal = sc.calib()
+    cal = scenario_calibration(sc)
     make_rulings(sc.rulings)   # unknown keys/readings fail here
     for i, a in enumerate(sc.attacks):
         p = f"attacks[{i}]"
@@ -1639,7 +1542,7 @@ def resolve_attack(targets: Mapping[str, TargetState], attack: AttackModel, dice
 
 def combat_frames(scenario: CombatScenario, rulings: Rulings, dice: Dice) -> tuple:
     """The kernel frames of a ``combat`` scenario: the High Impact setup, then one frame per attack."""
-    cal = scenario.calib()
+    cal = scenario_calibration(scenario)
     amap, spots = combat_map(scenario, scenario._source)
     ctx = CombatContext(rulings=rulings, dice=dice, attacks=tuple(scenario.attacks),
                         tables=tuple(TableDice(cal, a.rolled, dice, scenario._blue_tray) for a in scenario.attacks),

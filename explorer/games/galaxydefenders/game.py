@@ -76,14 +76,31 @@ def _is_conditions(o) -> bool:
     return isinstance(o, ConditionsOutcome)
 
 
+def _is_activation(o) -> bool:
+    from .activation import ActivationOutcome   # here: a combat's text does not load it (nor pydantic with it)
+
+    return isinstance(o, ActivationOutcome)
+
+
 def outcome_text(trace: Trace) -> str:
     """The outcome of a Galaxy Defenders scenario in plain text, from its typed result (``trace.result``)."""
-    from .activation import ActivationOutcome
     from .combat import CombatOutcome
 
     o = trace.result
     lines = ["Outcome:"]
-    if isinstance(o, ActivationOutcome):
+    if isinstance(o, CombatOutcome):
+        for i, a in enumerate(o.attacks, 1):
+            if a.roll is None:
+                lines.append(f"  Attack {i} ({a.attacker}, {a.weapon}): no target could be attacked")
+                continue
+            lines.append(f"  Attack {i} ({a.attacker}, {a.weapon}): {plural(a.roll.hits, 'hit')}")
+            for t in a.results:
+                crit = f", Critical {t.critical}" if t.critical else ""
+                lines.append(f"    {t.name}: {t.absorbed} absorbed, {plural(t.blue_dice, 'Blue die', 'Blue dice')}, "
+                             f"{plural(t.wounds, 'wound')}{crit} -> {t.status}")
+            if a.menace is not None:
+                lines.append(f"    Menacing Agent: {a.menace.holder} (Level {a.menace.level})")
+    elif _is_activation(o):
         rule = "no rule applied" if o.rule is None else f"rule {o.rule + 1} ({o.action})"
         if o.skipped:
             lines.append(f"  {o.mover} is Paralyzed: it skips its activation and stays on {o.start}")
@@ -96,18 +113,6 @@ def outcome_text(trace: Trace) -> str:
             lines.append(f"  {o.mover} targets {o.target}: {rule}; {o.start} -> {o.end}{areas}")
         if o.second is not None:
             lines.append(f"  its second figure / base hex: {o.second}")
-    elif isinstance(o, CombatOutcome):
-        for i, a in enumerate(o.attacks, 1):
-            if a.roll is None:
-                lines.append(f"  Attack {i} ({a.attacker}, {a.weapon}): no target could be attacked")
-                continue
-            lines.append(f"  Attack {i} ({a.attacker}, {a.weapon}): {plural(a.roll.hits, 'hit')}")
-            for t in a.results:
-                crit = f", Critical {t.critical}" if t.critical else ""
-                lines.append(f"    {t.name}: {t.absorbed} absorbed, {plural(t.blue_dice, 'Blue die', 'Blue dice')}, "
-                             f"{plural(t.wounds, 'wound')}{crit} -> {t.status}")
-            if a.menace is not None:
-                lines.append(f"    Menacing Agent: {a.menace.holder} (Level {a.menace.level})")
     elif _is_conditions(o):
         f = o.final
         lines.append(f"  Wounds suffered: {o.wounds_suffered}; token left: Poison {f.poison}, Mark {f.mark}; "
@@ -212,6 +217,14 @@ def _cli():
     return cli_app()
 
 
+def is_combat(scenario) -> bool:
+    """A ``combat`` scenario: the resolver, outcome text and picture read its models as plain fields (its
+    calibration through :func:`.combat.scenario_calibration`), so ``explorer resolve`` takes a cached built-in as
+    the pydantic-free snapshot of its models (:attr:`explorer.games.Game.plain`, :mod:`explorer.plain`). The other
+    kinds keep their models."""
+    return scenario[0] == "combat"
+
+
 GAME = Game(
     id="galaxydefenders",
     title="Galaxy Defenders: Operation Strikeback",
@@ -227,5 +240,6 @@ GAME = Game(
     picture=_picture,
     sequences=_sequences,
     scenario_order=("gd-01", "gd-01-variant", "gd-03", "gd-04", "gd-05", "gd-05-variant"),
+    plain=is_combat,
 )
 """The Galaxy Defenders entry of the registry."""

@@ -27,14 +27,18 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from explorer.distributions import Dist, convolve, fmt, ratio
 from explorer.options import Rulings
 from explorer.text import plural
 
 from .calibration import Calibration, CriticalToken, Die, Face
-from .combat import AttackModel, HitRoll, TargetState, dice_pool, effect_results, finish_target, prepare_target
+from .combat import HitRoll, TargetState, dice_pool, effect_results, finish_target, prepare_target
 from .options import rulings as make_rulings
+
+if TYPE_CHECKING:   # annotations only: the file model imports pydantic
+    from .combat_file import AttackModel
 
 Outcome = tuple[int, int, str, str | None]
 """``(wounds from hits, all wounds this attack dealt, status after, Critical token id or None)``."""

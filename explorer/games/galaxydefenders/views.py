@@ -40,7 +40,7 @@ from explorer.widgets.scenario_note import ScenarioNote
 from explorer.widgets import Distribution, OddsChart, Outcome, TraceStepper
 
 from .calibration import Calibration, default_calibration
-from .combat import TargetState, dice_pool, parse_combat, resolve_combat, wound_tally
+from .combat import TargetState, dice_pool, parse_combat, resolve_combat, scenario_calibration, wound_tally
 from .odds import attack_odds
 from .options import ALL_OPTIONS
 
@@ -471,7 +471,7 @@ class CombatExplorer(W.VBox):
 
     def _rolled(self, sc, seed: int) -> dict:
         """Complete ``rolled`` faces: the seed's faces with the hand-set ones put in their place."""
-        cal = sc.calib()
+        cal = scenario_calibration(sc)
         roller = Dice(seed=seed)
         hit: dict[str, list[str]] = {}
         for colour, n in dice_pool(sc.attacks[0]).items():
@@ -488,7 +488,7 @@ class CombatExplorer(W.VBox):
         Defend faces, and complete lists for each colour (and the target's Blue dice) with a face set by hand (the
         other dice of that list keep the faces shown, or are rolled from the seed); dice with no face set by hand
         are left to the resolver's seed, as ``explorer resolve`` leaves them."""
-        cal = sc.calib()
+        cal = scenario_calibration(sc)
         roller = Dice(seed=seed)
         given = copy.deepcopy((self._base or {})["attacks"][0].get("rolled") or {})
         name = self._target_name()
@@ -530,7 +530,7 @@ class CombatExplorer(W.VBox):
             return
         try:
             sc = parse_combat(data, "widget")
-            self._cal = sc.calib()
+            self._cal = scenario_calibration(sc)
             pool = dice_pool(sc.attacks[0])
             self.hand = {k: v for k, v in self.hand.items()
                          if k[0] == "defend" or (k[0] in pool and k[1] < pool[k[0]])}

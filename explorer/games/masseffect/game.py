@@ -44,7 +44,15 @@ def _options():
 
 
 def outcome_text(trace: Trace) -> str:
-    """The verdict first, then the key numbers, for every kind (:func:`.outcome.outcome_text`)."""
+    """The verdict first, then the key numbers, for every kind (:func:`.outcome.outcome_text`). A map question's
+    is asked for first (:func:`.map_outcome.map_text`, the same lines), so its text loads none of the other kinds'
+    outcomes."""
+    from .map_results import MapOutcome
+
+    if isinstance(trace.result, MapOutcome):
+        from .map_outcome import map_text
+
+        return "\n".join(map_text(trace.result))
     from .outcome import outcome_text as text
 
     return text(trace)
@@ -141,6 +149,14 @@ def _sequences():
             "activation": ACTIVATION_SEQUENCE, "round": ROUND_SEQUENCE, "round (several Rounds)": ROUNDS_SEQUENCE}
 
 
+def is_map_query(scenario) -> bool:
+    """A ``map`` scenario (the diagrams and map questions): its parsed value (:class:`.queries.MapQuery`) is frozen
+    plain values that the resolver, outcome text and picture read as fields, so ``explorer resolve`` takes a cached
+    built-in from the parse cache without pydantic (:attr:`explorer.games.Game.plain`, :mod:`explorer.plain`). The
+    other kinds keep their models."""
+    return scenario[0] == "map"
+
+
 def _cli():
     from .cli import cli_app
 
@@ -183,5 +199,6 @@ GAME = Game(
     outcome_text=outcome_text,
     picture=picture,
     sequences=_sequences,
+    plain=is_map_query,
 )
 """The Mass Effect entry of the registry."""

@@ -19,6 +19,9 @@ Public API (geometry lives in :mod:`.geometry`):
   map, one character per hex, unique names).
 * :func:`map_to_dict` / :func:`map_to_toml` — the inverse (round trip).
 
+The file format's pydantic models live in :mod:`.map_file`, imported by :func:`map_from_dict` only: a validated
+map plays without pydantic (issue 18).
+
 Map-file format (a ``[map]`` table; also the body of ``explorer/games/masseffect/maps/<name>.toml``; see
 ``docs/masseffect-map-format.md``)::
 
@@ -73,16 +76,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import Field
-
-from explorer.schema import Strict as _Strict
-
 from explorer.errors import ScenarioError
 from explorer.hexgrid import (
     ORIGIN, Axis, Edge, Hex, distance, hex_range, neighbors, reflect, reflect_direction, rotate,
     rotate_direction,
 )
-from explorer.scenario import read_toml, validate
+from explorer.scenario import read_toml
 from explorer.text import join_words, plural
 
 #: Largest absolute axial coordinate accepted in a map or scenario file.
@@ -391,6 +390,11 @@ class MissionMap:
         return (f"MissionMap({self.name or 'unnamed'!r}, {len(self.hexes)} hexes, {len(self.features)} edge features, "
                 f"{len(self.areas)} areas, {len(self.turrets)} turrets)")
 
+    def __getstate__(self) -> dict:
+        """Pickled without its memo (``_cache``, rebuilt on demand): the parse cache keeps a validated map query's
+        maps (:mod:`explorer.plain`) as the file made them, never what a run computed from them."""
+        return {**self.__dict__, "_cache": {}}
+
     def _memo(self, key, make):
         c = self._cache
         if key not in c:
@@ -561,50 +565,7 @@ class MissionMap:
 
 
 # -------------------------------------------------------------------------------------------- file format
-
-HexKey = Field(max_length=24)
-
-
-class ShapeModel(_Strict):
-    kind: Literal["hexagon", "rectangle"]
-    radius: int | None = Field(default=None, ge=0, le=28)
-    center: str = Field(default="0,0", max_length=24)
-    width: int | None = Field(default=None, ge=1, le=60)
-    height: int | None = Field(default=None, ge=1, le=60)
-
-
-class EdgeModel(_Strict):
-    edge: str = Field(max_length=50)
-    kind: Literal["wall", "door", "obstacle", "elevation"]
-    locked: bool | None = None
-    high: str | None = Field(default=None, max_length=24)
-
-
-class AreaModel(_Strict):
-    name: str = Field(min_length=1, max_length=40)
-    hexes: list[str] = Field(default_factory=list, max_length=MAX_HEXES)
-    shrouded: bool = False
-
-
-class TurretModel(_Strict):
-    hex: str = Field(max_length=24)
-    facing: int | str
-    active: bool = True
-
-
-class MapModel(_Strict):
-    name: str = Field(default="", max_length=60)
-    title: str = Field(default="", max_length=200)
-    note: str = Field(default="", max_length=2000)
-    orientation: Literal["pointy", "flat"] = "pointy"
-    shape: ShapeModel | None = None
-    hexes: list[str] = Field(default_factory=list, max_length=MAX_HEXES)
-    out_of_bounds: list[str] = Field(default_factory=list, max_length=MAX_HEXES)
-    high_ground: list[str] = Field(default_factory=list, max_length=MAX_HEXES)
-    icons: dict[str, list[str]] = Field(default_factory=dict, max_length=MAX_HEXES)
-    edges: list[EdgeModel] = Field(default_factory=list, max_length=4 * MAX_HEXES)
-    areas: list[AreaModel] = Field(default_factory=list, max_length=64)
-    turrets: list[TurretModel] = Field(default_factory=list, max_length=32)
+# (its pydantic models: :mod:`.map_file`, imported by :func:`map_from_dict` only)
 
 
 def parse_hex(text: str, fld: str, source: str | None = None) -> Hex:
@@ -674,6 +635,10 @@ def map_from_dict(data: Mapping[str, Any], source: str | None = None, path: str 
     if not isinstance(data, Mapping):
         raise ScenarioError(path, f"must be a table (got {type(data).__name__})", "a [map] table or a built-in map "
                             "name", source)
+    from explorer.scenario import validate
+
+    from .map_file import MapModel   # pydantic: only when a map is validated, never by a validated map's player
+
     try:
         model = validate(MapModel, data, source)
     except ScenarioError as e:

@@ -15,8 +15,9 @@ from __future__ import annotations
 from explorer.text import join_words, plural
 from explorer.trace import Trace
 
+from .map_outcome import map_text as _map_text
 from .results import (ActivationOutcome, Attack, BioticEffect, DamageOutcome, Downed, EliteDamaged, EnemyAdvanced,
-                      EnemyReacted, EnemyAt, InvalidActivation, MapAnswer, MapOutcome, MediGel, MinionDamaged,
+                      EnemyReacted, EnemyAt, InvalidActivation, MapOutcome, MediGel, MinionDamaged,
                       NotActivated, OnPointPassed, OpportunityAttack, Refused, Revealed, Revived, SquadmateAt, SquadmateDamaged,
                       SquadmateMoved,
                       Spawned, StrategyOutcome, Stunned, TargetTie)
@@ -39,34 +40,7 @@ def _p(x: tuple[float, str]) -> str:
 
 
 # ------------------------------------------------------------------------------------------------------ map
-
-
-def _short_answer(a: MapAnswer) -> str:
-    ask = a.ask
-    if ask == "adjacent":
-        return "adjacent" if a.verdict else "not adjacent"
-    if ask == "step":
-        return "may move" if a.verdict else "may not move"
-    if ask == "distance":
-        d = a.distance
-        return "no route" if d is None else f"{d} hex{'es' if d != 1 else ''}"
-    if ask in ("within", "at_least"):
-        return ("yes" if a.verdict else "no") + f" (distance {a.distance})"
-    if ask in ("lof", "turret_lof"):
-        return ("in Line of Fire" if a.verdict else "not in Line of Fire") + (
-            ", but the target is Shrouded" if a.target_shrouded else "")
-    if ask == "lof_all":
-        return f"{len(a.targets)} hexes in Line of Fire"
-    return "answered"
-
-
-def _map_text(o: MapOutcome) -> list[str]:
-    answers = o.answers
-    head = "; ".join(f"Q{a.question} {_short_answer(a)}" for a in answers) or "no question asked"
-    lines = [f"Outcome: {head}"]
-    lines += [f"  {a.title}" for a in answers]
-    lines.append(f"  Map: {o.map}; {plural(len(answers), 'question')}")
-    return lines
+# (the map text: .map_outcome.map_text)
 
 
 # ------------------------------------------------------------------------------------------------- strategy

@@ -7,7 +7,8 @@ Public API (the game-wide scenario convention):
 
 * ``parse_map_query(data: dict, source: str) -> MapQuery`` — validate a scenario (raises ScenarioError, one line
   naming the file, field and allowed values). ``MapQuery.mission_map`` is the :class:`~.map.MissionMap`,
-  ``MapQuery.placements`` the characters' hexes.
+  ``MapQuery.placements`` the characters' hexes. :class:`MapQuery` is frozen plain values; the file's pydantic
+  models are in :mod:`.query_file`, imported by the parser only, so this module imports no pydantic (issue 18).
 * ``resolve_map_query(scenario, rulings=None, seed=None) -> Trace`` — one Trace step per question, each citing its
   section; ``Trace.outcome = {"map": name, "answers": [...]}`` (JSON-serialisable), ``Trace.rulings`` the readings
   consulted (the scenario's ``[rulings]`` first, then ``rulings`` overrides).
@@ -49,76 +50,78 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
-
-from pydantic import Field, PrivateAttr
+from typing import Any
 
 from explorer.errors import ScenarioError
 from explorer.hexgrid import Hex
 from explorer.kernel import Context, Each, play, trace_of
-from explorer.scenario import read_toml, validate
-from explorer.schema import MAX_TITLE, ScenarioHeader
-from explorer.schema import Strict as _Strict
+from explorer.scenario import read_toml
 from explorer.trace import Step, Trace
 
 from . import geometry as G
 from . import options as opts
 from . import sections as S
-from .map import (EdgeFeature, EdgeModel, FeatureKind, MissionMap, check_placements, load_map, map_from_dict,
-                  parse_edge, parse_hex)
-from .results import MapAnswer, MapOutcome
-
-
-class CharacterModel(_Strict):
-    name: str = Field(min_length=1, max_length=40)
-    side: Literal["squadmate", "enemy"]
-    hex: str = Field(max_length=24)
-    tags: list[str] = Field(default_factory=list, max_length=8)
-
-
-class EditModel(_Strict):
-    remove: list[str] = Field(default_factory=list, max_length=50)
-    add: list[EdgeModel] = Field(default_factory=list, max_length=50)
+from .map import (EdgeFeature, FeatureKind, MissionMap, check_placements, load_map, map_from_dict, parse_edge,
+                  parse_hex)
+from .map_results import MapAnswer, MapOutcome
 
 
 ASKS = ("adjacent", "distance", "within", "at_least", "lof", "lof_all", "turret_lof", "step")
 
 
-class QuestionModel(_Strict):
-    ask: Literal["adjacent", "distance", "within", "at_least", "lof", "lof_all", "turret_lof", "step"]
-    a: str | None = Field(default=None, max_length=40)
-    b: str | None = Field(default=None, max_length=40)
-    n: int | None = Field(default=None, ge=0, le=99)
+@dataclass(frozen=True)
+class Character:
+    """A placed character as the file gives it (``[[characters]]``): ``name``, ``side`` (``"squadmate"`` or
+    ``"enemy"``), ``hex`` (the key ``"q,r"``), ``tags``."""
+
+    name: str
+    side: str
+    hex: str
+    tags: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Question:
+    """One validated ``[[questions]]`` entry: ``ask`` (one of :data:`ASKS`), ``a``, ``b`` (a character name or a hex
+    ``"q,r"``), ``n`` (hexes, for ``within`` / ``at_least``), ``ignore_walls``, ``turret`` (a hex), ``label``, and
+    ``edit``: the question's map edit as the file gives it (``{"remove": [...], "add": [{...}]}``, ``None``
+    omitted), or ``None``."""
+
+    ask: str
+    a: str | None = None
+    b: str | None = None
+    n: int | None = None
     ignore_walls: bool = False
-    turret: str | None = Field(default=None, max_length=24)
-    label: str = Field(default="", max_length=200)
-    edit: EditModel | None = None
+    turret: str | None = None
+    label: str = ""
+    edit: dict[str, Any] | None = None
 
 
-class MapQuery(ScenarioHeader):
-    """A validated ``kind = "map"`` scenario (see the module docstring); its ``title`` is required."""
+@dataclass(frozen=True)
+class MapQuery:
+    """A validated ``kind = "map"`` scenario (see the module docstring): frozen plain values, no pydantic (its file
+    model is :class:`.query_file.MapQueryFile`), so a built-in's value is kept by the parse cache and answered
+    without pydantic (:mod:`explorer.plain`; issue 18).
 
-    title: str = Field(min_length=1, max_length=MAX_TITLE)
-    game: Literal["masseffect"]
-    kind: Literal["map"]
-    seed: int | None = Field(default=None, ge=0, le=2**63 - 1)
-    rulings: dict[str, str] = Field(default_factory=dict, max_length=64)
-    map: str | dict[str, Any]
-    characters: list[CharacterModel] = Field(default_factory=list, max_length=64)
-    questions: list[QuestionModel] = Field(min_length=1, max_length=100)
-    _map: MissionMap = PrivateAttr()
-    _placements: dict[str, tuple[Hex, str, tuple[str, ...]]] = PrivateAttr()
-    _maps: list[MissionMap] = PrivateAttr()
-    _source: str = PrivateAttr(default="")
+    Attributes:
+        title, description, seed, rulings, map (a built-in map's name or the inline ``[map]`` table): the file's.
+        characters: the file's characters, in file order. questions: the file's questions, in file order.
+        mission_map: the :class:`~.map.MissionMap`. placements: ``{name: (hex, side, tags)}`` in file order.
+        maps: the map of each question (the Mission Map with that question's ``edit``), one per question.
+        source: the file's name in messages.
+    """
 
-    @property
-    def mission_map(self) -> MissionMap:
-        return self._map
-
-    @property
-    def placements(self) -> Mapping[str, tuple[Hex, str, tuple[str, ...]]]:
-        """``{name: (hex, side, tags)}`` in file order."""
-        return self._placements
+    title: str
+    description: str
+    seed: int | None
+    rulings: Mapping[str, str]
+    map: str | Mapping[str, Any]
+    characters: tuple[Character, ...]
+    questions: tuple[Question, ...]
+    mission_map: MissionMap
+    placements: Mapping[str, tuple[Hex, str, tuple[str, ...]]]
+    maps: tuple[MissionMap, ...]
+    source: str = ""
 
 
 def _map_of(value: str | dict[str, Any], source: str) -> MissionMap:
@@ -131,20 +134,23 @@ def _map_of(value: str | dict[str, Any], source: str) -> MissionMap:
 
 
 def parse_map_query(data: dict, source: str) -> MapQuery:
-    """Validate a ``kind = "map"`` scenario.
+    """Validate a ``kind = "map"`` scenario (its file model: :class:`.query_file.MapQueryFile`, the only place this
+    kind meets pydantic).
 
     Raises:
         ScenarioError: a malformed field (path, problem, allowed values), an unknown ruling, a map error, a character
             off the map or sharing a hex, a question naming an unknown character or missing a parameter.
     """
-    q = validate(MapQuery, data, source)
+    from explorer.scenario import validate
+
+    from .query_file import MapQueryFile
+
+    q = validate(MapQueryFile, data, source)
     opts.rulings(q.rulings)  # unknown keys / readings -> ScenarioError
     m = _map_of(q.map, source)
     chars = [(c.name, parse_hex(c.hex, f"characters[{i}].hex", source)) for i, c in enumerate(q.characters)]
     check_placements(m, chars, "characters", source)
-    q._map = m
-    q._placements = {c.name: (h, c.side, tuple(c.tags)) for c, (_, h) in zip(q.characters, chars)}
-    q._source = source
+    placements = {c.name: (h, c.side, tuple(c.tags)) for c, (_, h) in zip(q.characters, chars)}
     maps = []
     for i, qu in enumerate(q.questions):
         fld = f"questions[{i}]"
@@ -160,7 +166,7 @@ def parse_map_query(data: dict, source: str) -> MapQuery:
                                     "a hex 'q,r'" if p == "t" else "a character name or a hex 'q,r'", source)
         for p in "ab":
             if getattr(qu, p) is not None:
-                h = _ref(q, getattr(qu, p), f"{fld}.{p}", source)
+                h = _ref(placements, getattr(qu, p), f"{fld}.{p}", source)
                 if h not in mi:
                     raise ScenarioError(f"{fld}.{p}", f"hex {h} is not on the map (Out of Bounds)", "a hex of the map",
                                         source)
@@ -169,11 +175,16 @@ def parse_map_query(data: dict, source: str) -> MapQuery:
             if mi.turret_at(th) is None:
                 raise ScenarioError(f"{fld}.turret", f"there is no Turret on hex {th}",
                                     ", ".join(repr(str(t.hex)) for t in mi.turrets) or "no Turrets on this map", source)
-    q._maps = maps
-    return q
+    return MapQuery(
+        q.title, q.description, q.seed, dict(q.rulings), q.map,
+        tuple(Character(c.name, c.side, c.hex, tuple(c.tags)) for c in q.characters),
+        tuple(Question(qu.ask, qu.a, qu.b, qu.n, qu.ignore_walls, qu.turret, qu.label,
+                       qu.edit.model_dump(exclude_none=True) if qu.edit else None) for qu in q.questions),
+        m, placements, tuple(maps), source)
 
 
-def _edited(m: MissionMap, e: EditModel, fld: str, source: str) -> MissionMap:
+def _edited(m: MissionMap, e, fld: str, source: str) -> MissionMap:
+    """``m`` with a question's ``edit`` (a :class:`.query_file.EditModel`) applied."""
     remove = [parse_edge(x, f"{fld}.remove[{i}]", source) for i, x in enumerate(e.remove)]
     add = []
     for i, em in enumerate(e.add):
@@ -192,13 +203,14 @@ def _edited(m: MissionMap, e: EditModel, fld: str, source: str) -> MissionMap:
         raise ScenarioError(fld, err.problem, err.allowed, source) from None
 
 
-def _ref(q: MapQuery, text: str, fld: str, source: str) -> Hex:
-    if text in q._placements:
-        return q._placements[text][0]
+def _ref(placements: Mapping[str, tuple[Hex, str, tuple[str, ...]]], text: str, fld: str, source: str) -> Hex:
+    """The hex of a question's ``a`` / ``b``: a placed character's (``placements``), else the hex key itself."""
+    if text in placements:
+        return placements[text][0]
     try:
         Hex.parse(text)
     except ValueError:
-        names = list(q._placements)
+        names = list(placements)
         raise ScenarioError(fld, f"no character named {text!r}", ("a hex 'q,r' or one of " + ", ".join(
             repr(n) for n in names)) if names else "a hex 'q,r' (no characters are placed)", source) from None
     return parse_hex(text, fld, source)
@@ -210,17 +222,17 @@ def _facts(d: dict[str, Any]) -> dict[str, Any]:
 
 
 def _who(q: MapQuery, text: str) -> str:
-    return text if text in q._placements else f"hex {text.strip()}"
+    return text if text in q.placements else f"hex {text.strip()}"
 
 
 def _occupant(q: MapQuery, h: Hex) -> str | None:
-    return next((n for n, (x, _, _) in q._placements.items() if x == h), None)
+    return next((n for n, (x, _, _) in q.placements.items() if x == h), None)
 
 
 @dataclass(frozen=True)
 class Answers:
     """The questions of a ``map`` scenario answered so far (the frozen state of :data:`MAP_SEQUENCE`): ``asked``, how
-    many the file asks; ``answers``, one :class:`.results.MapAnswer` each, in order."""
+    many the file asks; ``answers``, one :class:`.map_results.MapAnswer` each, in order."""
 
     asked: int
     answers: tuple[MapAnswer, ...] = ()
@@ -241,18 +253,18 @@ def question_numbers(state: Answers) -> range:
 
 def answer_question(state: Answers, ctx: MapQueryContext, number: int) -> tuple[Answers, tuple[Step, ...]]:
     """Question ``number`` (from 1), by the section its ``ask`` names (Adjacency, Counting Distances, Line of Fire,
-    Turrets, Elevation Change): one cited step and its :class:`.results.MapAnswer`."""
+    Turrets, Elevation Change): one cited step and its :class:`.map_results.MapAnswer`."""
     q, r, i = ctx.query, ctx.rulings, number - 1
     qu = q.questions[i]
-    m = q._maps[i]
-    src = q._source
-    a = _ref(q, qu.a, f"questions[{i}].a", src) if qu.a is not None else None
-    b = _ref(q, qu.b, f"questions[{i}].b", src) if qu.b is not None else None
+    m = q.maps[i]
+    src = q.source
+    a = _ref(q.placements, qu.a, f"questions[{i}].a", src) if qu.a is not None else None
+    b = _ref(q.placements, qu.b, f"questions[{i}].b", src) if qu.b is not None else None
     an, bn = (_who(q, qu.a) if qu.a else None), (_who(q, qu.b) if qu.b else None)
     label = f" ({qu.label})" if qu.label else ""
     head = f"Q{i + 1}{label}: "
-    marks = tuple(str(h) for h in (a, b) if h is not None) + tuple(x for x in (qu.a, qu.b) if x in q._placements)
-    ans: dict[str, Any] = {}                     # the typed answer's verdict fields (results.MapAnswer)
+    marks = tuple(str(h) for h in (a, b) if h is not None) + tuple(x for x in (qu.a, qu.b) if x in q.placements)
+    ans: dict[str, Any] = {}                     # the typed answer's verdict fields (map_results.MapAnswer)
     if qu.ask == "adjacent":
         res = G.adjacent(m, a, b)
         ans["verdict"] = res.adjacent
@@ -316,7 +328,7 @@ def answer_question(state: Answers, ctx: MapQueryContext, number: int) -> tuple[
                   + (f" (characters: {', '.join(chars)})" if chars else ""), S.LINE_OF_FIRE,
                     "; ".join(fan.explain()), facts=_facts(fan.to_dict()),
                     marks=marks + tuple(str(h) for h in tg), section="Line of Fire")
-    answer = MapAnswer(number, qu.ask, qu.a, qu.b, qu.label, qu.edit.model_dump(exclude_none=True) if qu.edit else None,
+    answer = MapAnswer(number, qu.ask, qu.a, qu.b, qu.label, qu.edit,
                        title=step.title, **ans)
     return replace(state, answers=state.answers + (answer,)), (step,)
 
@@ -337,7 +349,7 @@ def resolve_map_query(scenario: MapQuery, rulings: Mapping[str, str] | None = No
     no dice).
 
     Returns:
-        Trace whose typed ``result`` is a :class:`.results.MapOutcome`. Its JSON ``outcome`` has the map's name
+        Trace whose typed ``result`` is a :class:`.map_results.MapOutcome`. Its JSON ``outcome`` has the map's name
         (``map``) and one answer per question (``answers``): ``question``, ``ask``, ``a``, ``b`` (``label`` and
         ``edit`` when given) and its verdict key (``adjacent``, ``allowed``, ``distance``, ``within``,
         ``at_least``, ``in_lof`` or ``targets``).
@@ -346,7 +358,7 @@ def resolve_map_query(scenario: MapQuery, rulings: Mapping[str, str] | None = No
     frames = play(start, MAP_SEQUENCE, ctx)
     trace = trace_of(scenario.title, frames, ctx.rulings.consulted)
     final = frames[-1].state if frames else Answers(0)
-    return trace.with_result(MapOutcome(scenario._map.name or "inline", final.answers))
+    return trace.with_result(MapOutcome(scenario.mission_map.name or "inline", final.answers))
 
 
 # ------------------------------------------------------------------------------------------ built-in scenarios
