@@ -303,3 +303,66 @@ def test_dice_placed_without_resolving_use_an_ability_unlocked_earlier():
     assert "S4 (Move 2) on Move (Action Space 1)" in locked[0].title
     opened = _garrus_rolls(["Overload"])
     assert len(opened) == 1 and "S3 (Standard) on Overload (Action Space 1)" in opened[0].title
+
+
+# --- Shadow Broker Intuition on the turn of a Squadmate Downed when it starts ---------------------------------------
+
+
+def _tali_downed_in_preparation():
+    """Tali starts the Round Downed: no Hazard card is drawn for her, her turn has no Actions."""
+    d = data()
+    d["squadmates"][2]["downed"] = True
+    turn(d, "Tali")["actions"] = []
+    return d
+
+
+def _tali_downed_by_husk_b():
+    """Tali, next to Husk B with 1 Hit Point, is Downed on Wrex's card; her own card is still face-down."""
+    d = data()
+    d["squadmates"][2].update(position="1,1", shield_points=0, hit_points=1)
+    t = turn(d, "Tali")
+    t["actions"], t["intuition"] = [], "Husk B"
+    return d
+
+
+@pytest.mark.parametrize("make, rul, words", [
+    (_tali_downed_in_preparation, None, "Tali is Downed and no Hazard card lies next to its sheet"),
+    (_tali_downed_in_preparation, {"downed_hazard_card": "resolved"},
+     "Tali is Downed and no Hazard card lies next to its sheet"),
+    (_tali_downed_by_husk_b, None, "Tali is Downed and its Hazard card Husk C attacks is discarded unresolved "
+                                   "(ruling downed_hazard_card = discarded)"),
+])
+def test_intuition_on_a_downed_turn_with_no_card_resolved_is_refused(make, rul, words):
+    """Nothing Activates on that turn, so the declaration cannot be used: refused naming the field, not ignored."""
+    t = resolve(make(), rul)
+    r = refusal(t)
+    assert words in r.title and "(turns[2].intuition)" in r.title and r.rule == S.DOWNED_SQUADMATES
+    assert "declare it on the turn of a Squadmate who is not Downed" in r.title
+    assert r.section == "Turn 3: Tali" and t.steps[-1] is r
+
+
+def test_intuition_on_a_downed_turn_whose_card_is_resolved_is_used():
+    """Ruling downed_hazard_card = resolved: Tali's card Activates Husk B, which targets Wrex; Liara may use her
+    Intuition when an Enemy targets any Squadmate, so it lowers that Attack and is spent for the Round."""
+    d = _tali_downed_by_husk_b()
+    t = resolve(d, {"downed_hazard_card": "resolved"})
+    tali = [s.title for s in t.steps if s.section == "Turn 3: Tali"]
+    assert tali[:3] == [
+        "Tali is Downed: the sheet's back is not printed in the rulebook, no Actions here",
+        "Liara readies Shadow Broker Intuition for Husk B: the next time it targets any Squadmate this turn, that "
+        "Attack deals 1 less Damage",
+        "Step C: Tali's Hazard card Husk C attacks is flipped and resolved all the same (ruling downed_hazard_card = "
+        "resolved)"]
+    assert "Husk B Attacks Wrex for 0 Damage (1 - 1, Shadow Broker Intuition)" in tali
+    assert not any(x.startswith("Not allowed") for x in titles(t))
+    assert final(d, {"downed_hazard_card": "resolved"}).intuition_used == (1,)
+
+
+def test_intuition_on_liaras_own_downed_turn_is_refused():
+    d = data()
+    d["squadmates"][1].update(position="1,1", shield_points=0, hit_points=1)   # Downed by Husk B on Wrex's card
+    t = turn(d, "Liara")
+    t["actions"], t["intuition"] = [], "Husk B"
+    del turn(d, "Tali")["intuition"]
+    r = refusal(resolve(d, {"downed_hazard_card": "resolved"}))
+    assert "Liara is Downed: she cannot use Shadow Broker Intuition" in r.title and "(turns[1].intuition)" in r.title

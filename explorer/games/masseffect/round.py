@@ -115,7 +115,9 @@ or ``intel_unlocks[i].box``.
 Paragon and Renegade Victories (Paragon Dice and Renegade Tokens): a file that gives ``paragon_dice`` or
 ``renegade_victories`` tracks the campaign, and a Paragon or Renegade Victory then says what the next Mission starts
 with (the outcome's ``next_mission``). Downed Squadmates: no Hazard card, no Strategy Roll, no Actions (declaring them
-is refused naming the field); the dice on the sheet of a Squadmate Downed during a turn are set aside.
+is refused naming the field); the dice on the sheet of a Squadmate Downed during a turn are set aside. An ``intuition``
+on the turn of a Squadmate Downed when it starts stands only if that turn's Hazard card is resolved (ruling
+``downed_hazard_card = resolved``): otherwise no Enemy Activates then, and it is refused naming ``turns[i].intuition``.
 
 Mission Actions under the Mission Rules page's rules (Basic Actions › Mission; the book prints no such page)::
 
@@ -2876,6 +2878,37 @@ def _downed_card(state: RoundState, ctx: RoundContext, who: str, card: str, firs
     return state, tuple(s.in_section(section) for s in steps)
 
 
+def _downed_intuition(state: RoundState, ctx: RoundContext, who: str, card: str | None, turn: Turn, first: Step,
+                      section: str) -> tuple[RoundState, tuple[Step, ...]]:
+    """Shadow Broker Intuition declared (``turns[i].intuition``) for the turn of ``who``, Downed when that turn starts.
+    Liara may use it when an Enemy targets any Squadmate (Squadmate Commentary), so it stands only when an Enemy can
+    activate on this turn: ``who``'s face-down Hazard card is resolved (ruling ``downed_hazard_card = resolved``).
+    Then it is declared and lapses at the turn's end like any other (:func:`_declare_intuition`,
+    :func:`_intuition_over`).
+
+    Raises nothing; a refused declaration is the "Not allowed" step (field ``turns[i].intuition``): no Hazard card
+    next to ``who``'s sheet (none drawn for a Squadmate Downed in the Preparation Phase), or the ruling
+    ``downed_hazard_card = discarded``; or any refusal of :func:`_declare_intuition`.
+    """
+    f, step = f"{turn.field}.intuition", "Shadow Broker Intuition"
+    try:
+        if card is None or ctx.rulings.reading("downed_hazard_card") == "discarded":
+            why = ("no Hazard card lies next to its sheet" if card is None else
+                   f"its Hazard card {card} is discarded unresolved (ruling downed_hazard_card = discarded)")
+            raise RuleViolation(f"{who} is Downed and {why}: no Enemy Activates on its turn, so Shadow Broker "
+                                "Intuition has no Attack to answer; declare it on the turn of a Squadmate who is not "
+                                "Downed, or under ruling downed_hazard_card = resolved", S.DOWNED_SQUADMATES,
+                                field=f, step=step)
+        state, more = _declare_intuition(state, ctx, who, turn)
+    except RuleViolation as v:
+        state, bad = _not_allowed(state, v)
+        return state, (bad.in_section(section),)
+    state, steps = _downed_card(state, ctx, who, card, first, section)
+    state, over = _intuition_over(state, turn)
+    return state, (steps[0], *(s.in_section(section) for s in more), *steps[1:],
+                   *(s.in_section(section) for s in over))
+
+
 def squadmate_turn(state: RoundState, ctx: RoundContext, n: int) -> tuple[RoundState, tuple[Step, ...]]:
     """Squadmate Phase: turn ``n`` (from 1) of :attr:`RoundState.order`: Step A (with a ``[turns.roll]``: the
     Strategy Roll played by :func:`_strategy_roll`, Lock, Core Ability triggers and re-rolls; without: the dice taken
@@ -2932,6 +2965,8 @@ def _turn(state: RoundState, ctx: RoundContext, n: int, cut) -> tuple[RoundState
         st = Step(f"{who} is Downed: the sheet's back is not printed in the rulebook, no Actions here",
                   S.DOWNED_SQUADMATES, marks=(who,))
         card = state.hand(who)
+        if declared is not None and declared.intuition is not None:
+            return _downed_intuition(state, ctx, who, card, declared, st, section)
         if card is None:
             return state, (st.in_section(section),)
         return _downed_card(state, ctx, who, card, st, section)
