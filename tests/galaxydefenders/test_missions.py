@@ -308,6 +308,32 @@ def test_special_events_come_at_their_printed_positions():
     assert resolve_mission(sc).result.events == ("A", "-", "B", "-", "-", "D", "C", "-")
 
 
+_PROBE, _BOMBS = {"probes_on_waypoint_1": 1}, {"bombs_detonated": 2}   # Missions 2 and 3 draw Event cards then
+
+
+@pytest.mark.parametrize("n, rounds, words", [
+    (1, [{"event": "B"}], "Special Event B is the 3rd Event card of mission 1, this is the 1st"),
+    (1, [{}], "the 1st Event card of mission 1 is Special Event A, not a standard Event card"),
+    (2, [{"counters": _PROBE, "event": "C"}], "Special Event C is the 8th Event card of mission 2, this is the 1st"),
+    (2, [{"counters": _PROBE}], "the 1st Event card of mission 2 is Special Event D, not a standard Event card"),
+    (3, [{"counters": _BOMBS, "event": "A"}, {"event": "B"}],
+     "Special Event B is the 3rd Event card of mission 3, this is the 2nd"),
+    (3, [{"counters": _BOMBS, "event": "A"}, {}],
+     "the 2nd Event card of mission 3 is Special Event E, not a standard Event card"),
+])
+def test_missions_1_to_3_position_refusals_cite_the_setup_section(n, rounds, words):
+    """Storybook 7: each mission's Events deck is built from the stacks on its setup page, so which card comes at
+    which place is Storybook 2.2 Setup's (as Mission 4's), not 2.5's, which lists the cards' effects."""
+    v = _refused(n, rounds)
+    assert words in v.reason and v.rejection.field == f"rounds[{len(rounds) - 1}].event"
+    assert v.section == S.MISSION_SETUP.section
+
+
+def test_a_special_event_drawn_twice_still_cites_the_card_effects_section():
+    v = _refused(1, [{"event": "A"}, {}, {"event": "B"}, {"event": "A"}])
+    assert "already drawn" in v.reason and v.section == S.SPECIAL_EVENT_EFFECTS.section
+
+
 def test_event_d_of_mission_6_needs_the_three_probes():
     v = _refused(6, [{"counters": {"wormoon_stage": 2}, "event": "A"}, {"event": "D"}])
     assert v.rejection.field == "rounds[1].event" and "probes_deployed" in v.reason

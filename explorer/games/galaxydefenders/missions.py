@@ -37,7 +37,8 @@ event against what the text requires (``needs``: earlier special events, counter
 "on top of the Events deck" drawn in the round its condition comes true (``on_top``: Mission 4's B, Mission 5's A,
 Mission 6's A and D; such a card takes no place in the deck's numbering nor its DEADLINE), and each special event at
 the Event card number (or span) the mission's "Event deck" line gives (``positions``; Mission 4: Storybook 2.2's
-example); refusals are one-line
+example; a position refusal cites Storybook 2.2, since Storybook 7 builds each mission's Events deck from the stacks on
+its setup page); refusals are one-line
 :class:`~explorer.errors.RuleViolation` naming ``rounds[i].counters.<name>`` or ``rounds[i].event``.
 
 Outcome: the mission status (accomplished / partial / failed, or ``None`` while it goes on), the row that matched
@@ -194,8 +195,9 @@ class MissionData(Strict):
     """The ``positions`` are a STAND-IN (Missions 5 and 6: the text gives no position; the setup page, a picture,
     builds the deck): refusals and the setup step say so."""
     positions_cite: Literal["events", "setup"] = "events"
-    """The section that fixes ``positions``: ``events`` Storybook 2.5 (the mission's "Event deck" line), ``setup``
-    Storybook 2.2 (its printed example builds Mission 4's deck)."""
+    """The section a position refusal cites: ``setup`` Storybook 2.2 (Missions 1-4: Storybook 7 builds each mission's
+    Events deck from the stacks on its setup page, and 2.2's printed example builds Mission 4's), ``events``
+    Storybook 2.5 (the default, left on the STAND-IN positions of Missions 5 and 6)."""
     never_fall: list[CounterName] = Field(default_factory=list, max_length=8)
     """Counters that count something that cannot come back (a destroyed Shield Generator, a dead agent, a revealed
     waypoint): a round that lowers one is refused."""
@@ -566,8 +568,9 @@ def check_event_position(state: MissionState, ctx: MissionContext, card: str) ->
     """The Event card drawn this Event phase: a special event put on top of the Events deck is drawn first (its
     condition held and it was not drawn yet); else the deck's card number ``p`` (the cards drawn from the deck + 1,
     not counting the cards put on top) against the positions the mission's text fixes (Storybook 7, "Event deck"
-    line; Storybook 2.2's example for Mission 4; 2.5): a special event only within its span, and the last number of
-    a span only for that special event when it has not come yet.
+    line, the deck built from the setup page's stacks, Storybook 2.2; 2.2's example for Mission 4): a special event
+    only within its span, and the last number of a span only for that special event when it has not come yet (a
+    refusal cites :attr:`MissionData.positions_cite`'s section; a card drawn twice, 2.5).
 
     Raises:
         RuleViolation: naming the round's ``event`` field and the values it may take at that point
@@ -988,8 +991,8 @@ def _check_before_round(m: MissionData, rm: RoundMissionModel, agents: int, sour
 
 def drawn_before(m: MissionData, rm: RoundMissionModel) -> list[str]:
     """The special events drawn before a round with a ``[mission]``: ``earlier``, and each special event whose
-    place in the Events deck (the mission's "Event deck" line, 2.5; Storybook 2.2's example) lies within the deck's
-    ``drawn`` cards though ``earlier`` does not list it (the text says it was drawn there: Mission 1's A once a card
+    place in the Events deck (the mission's "Event deck" line, Storybook 7 and 2.2; 2.2's example) lies within the
+    deck's ``drawn`` cards though ``earlier`` does not list it (the text says it was drawn there: Mission 1's A once a card
     was drawn); its effects added to each Event phase apply as the listed ones'."""
     deck = rm.drawn - len(m.on_top() & set(rm.earlier))
     implied = [k for k in m.positions if k not in rm.earlier and m.span(k)[1] <= deck]
