@@ -248,10 +248,18 @@ def play_orders(rs: RoundState, decl: RoundDeclarations):
     tb = dict(rs.t_bezoar)
     killed = rs.megabeast_killed
     consulted = rs.consulted
+    drew: tuple[int, str] | None = None   # the first Order that rolled a die from the seed, and which die
     for side in table.timeline:
         yield ("turn", side)
         while pending and _side_of(table, pending[0]) == side:
             i, (od, dice) = pending.pop(0)
+            if drew is not None:
+                raise refused("2 Players Phase", f"orders[{i}]", f"this Order is declared on the table Order "
+                              f"{drew[0] + 1} leaves, but {drew[1]} of Order {drew[0] + 1} came from the seed (not "
+                              f"given in orders[{drew[0]}].dice): where Miners stand, what they carry and who is "
+                              "alive after it depends on that draw, so these declarations would hold for some draws "
+                              f"and not others; give every die of orders[{drew[0]}].dice, or end the file at Order "
+                              f"{drew[0] + 1}", S.ORDERS_AND_AROS)
             yield ("order", i, table)
             try:
                 frames = play(table, od, dice)
@@ -262,6 +270,9 @@ def play_orders(rs: RoundState, decl: RoundDeclarations):
                     raise
                 raise ScenarioError(f"orders[{i}].{e.field}", e.problem, e.allowed) from None
             yield PlayedOrder(i, side, table, frames)
+            what = drawn_dice(frames, dice)
+            if what is not None and drew is None:
+                drew = (i, what)
             last = frames[-1].state
             consulted += last.consulted + tuple(last.resolution.rulings.items() if last.resolution is not None
                                                  else ())
@@ -284,6 +295,24 @@ def play_orders(rs: RoundState, decl: RoundDeclarations):
                       S.PLAYERS_PHASE)
     yield ("done", replace(rs, table=table, t_bezoar=tuple(tb.items()), megabeast_killed=killed,
                            orders_played=len(decl.orders), consulted=consulted))
+
+
+def drawn_dice(frames, dice) -> str | None:
+    """Which dice of a played Order came from the seed rather than its file (issue #25 item 4), in words
+    (``"a roll's dice"``, ``"a Respawn d20"``), or ``None`` when every die was given: a roll step's ``source`` fact
+    names dice rolled from the seed; Respawn (5.3) rolled more d20s than ``dice.respawn`` gives. Only an Order whose
+    seed is the file's top-level one or ``--seed``'s (``dice.derived``) draws so; one whose file writes its own
+    ``seed``, one built in Python with its own seed, or one re-rolled on purpose (``dice.rerolled``, ``--reroll``):
+    ``None``."""
+    if not dice.derived or dice.rerolled:
+        return None
+    steps = [s for f in frames for s in f.steps]
+    if any(str(s.facts.get("source", "")).startswith(("rolled", "given, the rest")) for s in steps):
+        return "a roll's dice"
+    respawn = sum(len(s.facts.get("rolls", ())) for s in steps if "Respawn" in s.title and "rolls" in s.facts)
+    if respawn > len(dice.respawn):
+        return "a Respawn d20"
+    return None
 
 
 def _side_of(table: OrderState, entry) -> str | None:
