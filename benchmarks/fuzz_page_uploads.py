@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import html
+import json
 import logging
 import os
 import random
@@ -164,7 +165,8 @@ def upload(page: UploadPage, data: bytes, name: str) -> tuple[str, str]:
         root.removeHandler(handler)
     after = _messages(page.widget)
     changed = [_text(v) for k, v in after.items() if before.get(k) != v or name in v]
-    errors = [_text(v) for v in after.values() if any(c in v for c in ERROR_COLOURS)]
+    # the errors this upload made (a refused file leaves the page, and what it said of the file before, as it was)
+    errors = [_text(v) for k, v in after.items() if any(c in v for c in ERROR_COLOURS) and before.get(k) != v]
     if handler.records:
         return "fault", "logged: " + " | ".join(handler.records)
     opened = any(t == f"opened {name}" for t in changed)
@@ -189,7 +191,12 @@ def upload(page: UploadPage, data: bytes, name: str) -> tuple[str, str]:
     if doc_keys is not None:
         for t, m in named:
             if True:
-                first = re.split(r"[.\[]", m.group(1), maxsplit=1)[0].strip('"')
+                first = re.split(r"[.\[]", m.group(1), maxsplit=1)[0]
+                if first.startswith('"'):   # a quoted key, as the message writes it: its escapes undone
+                    try:
+                        first = json.loads(m.group(1)[:m.group(1).index('"', 1) + 1])
+                    except ValueError:
+                        first = first.strip('"')
                 if first not in page.keys and first not in doc_keys:
                     return "fault", f"names field {m.group(1)!r}, which this format does not have: {t[:300]}"
     if opened:   # opened; a Round page then plays it and may stop at a refusal (said in ``errors``)

@@ -89,3 +89,26 @@ def test_a_loader_bug_is_a_fault(pages, monkeypatch):
     monkeypatch.setattr(TF, "table_from_dict", broken)
     kind, detail = F.upload(page, table, "table-2.toml")
     assert kind == "fault" and ("could not be opened" in detail or "logged" in detail), detail
+
+
+def test_found_a_round_pages_play_stop_names_the_file(pages):
+    """Found by the run: a Round page that stops its play at a refused declaration said "Not allowed: round 2, turn
+    6, slot: ..." without the file (the D.A.G.G.E.R. and Mass Effect Round pages, every file that stops so)."""
+    page = next(p for p in pages if p.name == "dagger-round")
+    kind, detail = F.upload(page, _builtin_bytes("dagger", "dg-slot-full"), "slot-1.toml")
+    assert kind == "opened" and detail.startswith("Not allowed: slot-1.toml: round 2, turn 6, slot:"), detail
+
+
+def test_found_a_gd_round_maps_refusal_names_the_map_field(pages):
+    """Found by the run: a round file's [map] refusal named 'areas.C[9]' (the activation format's field), not
+    'map.areas.C[9]' as the round file writes it."""
+    import tomllib
+
+    from explorer.tomlwrite import dumps
+
+    page = next(p for p in pages if p.name == "galaxydefenders-round")
+    doc = tomllib.loads(_builtin_bytes("galaxydefenders", "gd-round-map").decode("utf-8"))
+    area, hexes = next(iter(doc["map"]["areas"].items()))
+    hexes.append(hexes[0])
+    kind, detail = F.upload(page, dumps(doc).encode("utf-8"), "areas-1.toml")
+    assert kind == "refused" and detail.startswith(f"areas-1.toml: field 'map.areas.{area}[{len(hexes) - 1}]'"), detail

@@ -21,7 +21,8 @@ Format (TOML): the table keys of an order file (:mod:`.orderfile`: ``board``, ``
     [[orders]]                           # the Orders of the Players Phase, in play order
     active = "A"; move = { route = ["1,0"] }; second = { skill = "idle" }; aros = [...]   # an order file's [order]
     dice = { rolls = { A = [4] }, saves = {}, respawn = [] }   # optional fixed dice (an order file's [dice])
-    seed = 5                             # optional: dice not given are rolled from it (default: file seed + index)
+    seed = 5                             # optional: dice not given are rolled from it (default: file seed + index);
+                                         # an Order's own seed fixes its dice (``--seed`` leaves it)
 
 Each ``[[orders]]`` entry is parsed by the order file's own reader (:func:`.orderfile.order_declarations`): one
 parser for an Order, in either file. Errors: a one-line :class:`~explorer.errors.ScenarioError` naming the file and
