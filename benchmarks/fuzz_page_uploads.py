@@ -30,6 +30,7 @@ when there is one. ``tests/test_page_uploads.py`` runs a slice (a few files per 
 from __future__ import annotations
 
 import argparse
+import codecs
 import html
 import json
 import logging
@@ -146,6 +147,10 @@ def _text(value: str) -> str:
 
 FIELD = re.compile(r"field '([^']*)'")
 
+ALWAYS = frozenset({"game", "kind"})
+"""Keys every scenario format has, whether or not a page's seed files write them (Face to Face's roll files have
+no ``kind``, yet ``kind = "roll"`` is theirs)."""
+
 _NOW = __import__("datetime").datetime(2026, 12, 3, tzinfo=__import__("datetime").timezone.utc)
 
 
@@ -193,11 +198,12 @@ def upload(page: UploadPage, data: bytes, name: str) -> tuple[str, str]:
             if True:
                 first = re.split(r"[.\[]", m.group(1), maxsplit=1)[0]
                 if first.startswith('"'):   # a quoted key, as the message writes it: its escapes undone
-                    try:
-                        first = json.loads(m.group(1)[:m.group(1).index('"', 1) + 1])
+                    inner = m.group(1)[1:m.group(1).index('"', 1)] if '"' in m.group(1)[1:] else first[1:]
+                    try:   # JSON's escapes (\u0000) or Python's (\x00), as a message may write them
+                        first = json.loads(f'"{inner}"')
                     except ValueError:
-                        first = first.strip('"')
-                if first not in page.keys and first not in doc_keys:
+                        first = codecs.decode(inner, "unicode_escape")
+                if first not in page.keys | ALWAYS and first not in doc_keys:
                     return "fault", f"names field {m.group(1)!r}, which this format does not have: {t[:300]}"
     if opened:   # opened; a Round page then plays it and may stop at a refusal (said in ``errors``)
         return "opened", errors[0][:300] if errors else ""

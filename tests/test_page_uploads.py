@@ -112,3 +112,20 @@ def test_found_a_gd_round_maps_refusal_names_the_map_field(pages):
     hexes.append(hexes[0])
     kind, detail = F.upload(page, dumps(doc).encode("utf-8"), "areas-1.toml")
     assert kind == "refused" and detail.startswith(f"areas-1.toml: field 'map.areas.{area}[{len(hexes) - 1}]'"), detail
+
+
+def test_found_a_duplicate_mission_is_named_where_the_file_writes_it(pages):
+    """Found by the run: a D.A.G.G.E.R. file with two missions of one name was refused naming 'missions', a field
+    no format has; now the second one's own field, and where the first is."""
+    import tomllib
+
+    from explorer.tomlwrite import dumps
+
+    page = next(p for p in pages if p.name == "dagger-round")
+    doc = tomllib.loads(_builtin_bytes("dagger", "dg-slot-full").decode("utf-8"))
+    key = next(k for k in ("side_missions", "hero_missions", "side_deck", "nemesis_missions") if doc.get(k))
+    doc[key].append(dict(doc[key][0]))
+    kind, detail = F.upload(page, dumps(doc).encode("utf-8"), "dup-1.toml")
+    n = len(doc[key]) - 1
+    assert kind == "refused" and detail.startswith(f"dup-1.toml: field '{key}[{n}].name': duplicate mission name"), detail
+    assert f"(also {key}[0].name)" in detail
