@@ -194,6 +194,27 @@ def test_found_tagraid_an_order_after_one_with_drawn_dice_is_refused_for_every_d
         assert msg.startswith("refused: v.toml: field 'orders[1]'") and "came from the seed" in msg, msg
 
 
+def test_a_draw_is_carried_from_round_to_round_and_from_the_deployment():
+    """In a match the table one Round leaves is the next one's: an Order after a Round whose last Order rolled from
+    the seed is refused, and so is the first Order after an Initial Deployment whose d20 came from the seed (its
+    TAGs placed by the default, so wherever the drawn Access Point is)."""
+    got = _all_seeds(Variant("tagraid", "tr-match-two-rounds", ("rounds", 0, "orders", 2, "dice"), "drop"))
+    assert len(got) == 1, got
+    msg = got.pop()
+    assert msg.startswith("refused: v.toml: field 'rounds[1].orders[0]'") and "after Round 1's Order 3" in msg, msg
+    doc = tomllib.loads((SCENARIOS / "tr-match-two-rounds.toml").read_text(encoding="utf-8"))
+    doc["miners"] = [m for m in doc["miners"] if m["id"] != "Blue Prospector"]
+    for m in doc["miners"]:
+        m.pop("x", None), m.pop("y", None)
+    del doc["initial_deployment"]["rolls"]["blue"]
+    text = dumps(doc)
+    got = {verdict(text, s) for s in (1, 2, 3)} | {verdict(without_seed(text), None)}
+    assert len(got) == 1, got
+    msg = got.pop()
+    assert msg.startswith("refused: v.toml: field 'rounds[0].orders[0]'") and "after Initial Deployment" in msg
+    assert "'initial_deployment.rolls' does not give them" in msg
+
+
 def test_an_orders_own_seed_fixes_its_dice_and_seed_leaves_it():
     """tr-round-stoorworm's Orders 2 and 3 write their own seed: their dice are the file's, with any --seed."""
     from explorer.games import outcome_text

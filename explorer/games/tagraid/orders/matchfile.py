@@ -171,6 +171,8 @@ def with_rulings(scenario: MatchScenario, rulings: Mapping[str, str] | None, see
             replace(r, orders=tuple((od, replace(d, rolls=(), saves=(), respawn=(), own_seed=False, rerolled=True))
                                     for od, d in r.orders))
             for r in decl.rounds))
+    if reroll:
+        ctx = replace(ctx, rerolled=True)
     if seed is not None:
         decl = replace(decl, rounds=tuple(
             replace(r, orders=tuple((od, d if d.own_seed else replace(d, seed=(seed + 100 * (k + 1) + i) % 2**63,
