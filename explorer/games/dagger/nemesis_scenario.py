@@ -255,11 +255,12 @@ def parse_nemesis(data: Mapping[str, Any], source: str) -> NemesisScenario:
                 raise _fail(f"{f}.base", f"{e.base!r} is not a base", base_names, source)
 
     # the duplicate is named where the file writes it (issue #25 item 5: a field the format has, not "missions")
-    all_missions = [(f"{key}[{k}].name", m.name) for key in ("nemesis_missions", "side_missions", "side_deck",
-                                                               "hero_missions")
-                    for k, m in enumerate(getattr(sc, key))]
-    for i, (fld, n) in enumerate(all_missions):
-        first = next((f for f, x in all_missions[:i] if x == n), None)
+    named = [(f"{key}[{k}].name", m.name) for key in ("nemesis_missions", "side_missions", "side_deck",
+                                                        "hero_missions")
+             for k, m in enumerate(getattr(sc, key))]
+    all_missions = [n for _, n in named]
+    for i, (fld, n) in enumerate(named):
+        first = next((f for f, x in named[:i] if x == n), None)
         if first is not None:
             raise _fail(fld, f"duplicate mission name {n!r} (also {first})", "unique mission names", source)
     nem_deck = []
