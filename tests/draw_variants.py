@@ -166,7 +166,9 @@ def without_seed(text: str) -> str:
     """``text`` (as :func:`explorer.tomlwrite.dumps` writes it: top-level scalars first) without its top-level
     ``seed`` line; a table's own ``seed`` (a round file's ``orders[i].seed``) is part of what the file fixes."""
     head, sep, rest = text.partition("\n[")
-    return SEED_LINE.sub("", head + "\n").rstrip("\n") + "\n" + sep.lstrip("\n") + rest if sep else SEED_LINE.sub("", text)
+    if not sep:
+        return SEED_LINE.sub("", text)
+    return SEED_LINE.sub("", head + "\n").rstrip("\n") + "\n" + sep.lstrip("\n") + rest
 
 
 def verdict(text: str, seed: int | None, source: str = "v.toml") -> str:

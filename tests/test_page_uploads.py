@@ -127,5 +127,6 @@ def test_found_a_duplicate_mission_is_named_where_the_file_writes_it(pages):
     doc[key].append(dict(doc[key][0]))
     kind, detail = F.upload(page, dumps(doc).encode("utf-8"), "dup-1.toml")
     n = len(doc[key]) - 1
-    assert kind == "refused" and detail.startswith(f"dup-1.toml: field '{key}[{n}].name': duplicate mission name"), detail
+    assert kind == "refused", detail
+    assert detail.startswith(f"dup-1.toml: field '{key}[{n}].name': duplicate mission name"), detail
     assert f"(also {key}[0].name)" in detail

@@ -209,7 +209,8 @@ from .options import rulings as _rulings_for
 from .results import EnemyAt, Happening, MediGel, OnPointPassed, Refused, Revived, SquadmateAt, SquadmateMoved
 from .sheets import (CALIBRATE_BONUS, DOWNED_LOCKS_MAX, FACES_FOR, MOVEMENT_POINTS, PROXIMITY_MINES, STANDIN, DieFace,
                      Sheet, load_sheets)
-from .strategy import (rounds_after_a_draw, PARAGON_DICE_MAX, ROLL_SEQUENCE, SQUADMATES, Die, Face, RenegadeUse, StrategyContext,
+from .strategy import (PARAGON_DICE_MAX, ROLL_SEQUENCE, SQUADMATES, Die, Face, RenegadeUse, StrategyContext,
+                       rounds_after_a_draw,
                        StrategyState, begin_strategy_roll, lock_die)
 from .strategy_scenario import FaceOrUnknown, RenegadeModel
 from .unit_specs import EnemySpec, Header, Name, SquadmateSpec, check_rulings, check_units, names_check, parse_hex

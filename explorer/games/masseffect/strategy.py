@@ -619,7 +619,8 @@ def rounds_after_a_draw(rolls: Sequence[Sequence[Face | str | None]], prefix: st
     j = first_drawn_round(rolls)
     if j is None or j + 1 >= len(rolls):
         return None
-    how = "is an empty list" if not rolls[j] else f"has {UNKNOWN!r} for die {[f in (None, UNKNOWN) for f in rolls[j]].index(True) + 1}"
+    k = next((k for k, f in enumerate(rolls[j]) if f in (None, UNKNOWN)), 0)
+    how = "is an empty list" if not rolls[j] else f"has {UNKNOWN!r} for die {k + 1}"
     return (f"{prefix}rolls[{j + 1}]", f"fixes the faces of re-roll {j + 1}, but rolls[{j}] {how}: that die is "
             "rolled from the seed, and whether it shows an icon decides how many dice are re-rolled after it, so "
             "the list would fit some draws and not others",

@@ -24,7 +24,8 @@ from explorer.trace import Trace
 from . import sections as S
 from .options import ALL_OPTIONS
 from .results import OddsLine, StrategyOutcome
-from .strategy import (ACTION_FACES, first_drawn_round, rounds_after_a_draw, CORE_ELEMENT, fixed_faces_allowed, DICE_PER_TURN, PARAGON_DICE_MAX, SQUADMATES, STRATEGY_DICE, STRATEGY_SEQUENCE, UNKNOWN,
+from .strategy import first_drawn_round, rounds_after_a_draw
+from .strategy import (ACTION_FACES, CORE_ELEMENT, fixed_faces_allowed, DICE_PER_TURN, PARAGON_DICE_MAX, SQUADMATES, STRATEGY_DICE, STRATEGY_SEQUENCE, UNKNOWN,
                        Face, RenegadeUse, Space, SquadmateName, StrategyContext, StrategyState, fill_spaces,
                        pool_for_turn)
 

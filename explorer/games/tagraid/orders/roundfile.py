@@ -187,7 +187,8 @@ def resolve_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = N
     if reroll:
         d = scenario.declarations
         scenario = replace(scenario, declarations=replace(d, orders=tuple(
-            (od, replace(dice, rolls=(), saves=(), respawn=(), own_seed=False, rerolled=True)) for od, dice in d.orders)))
+            (od, replace(dice, rolls=(), saves=(), respawn=(), own_seed=False, rerolled=True))
+            for od, dice in d.orders)))
     sc = with_rulings(scenario, rulings, seed)
     frames = play_scenario(sc)
     t = round_trace(sc.title, frames)
