@@ -359,8 +359,10 @@ class RoundStepperView(SliderSteps, W.VBox):
         except ExplorerError as e:
             self.message.value = box(html.escape(str(e)), style="color:#c92a2a")
             return
-        if refused:
-            self.message.value = box("Not allowed: " + html.escape(refused), style="color:#c92a2a;font-size:13px")
+        if refused:   # the play stopped at a refusal: named with the file, as a refusal raised while playing is
+            where = f"{self.file_name}: " if self.file_name and not refused.startswith(f"{self.file_name}:") else ""
+            self.message.value = box("Not allowed: " + html.escape(where + refused),
+                                     style="color:#c92a2a;font-size:13px")
         self._set_steps(at)
 
     def show(self, number: int) -> None:

@@ -254,10 +254,15 @@ def parse_nemesis(data: Mapping[str, Any], source: str) -> NemesisScenario:
             if e.kind == "overrun" and e.base not in base_names:
                 raise _fail(f"{f}.base", f"{e.base!r} is not a base", base_names, source)
 
-    all_missions = [m.name for m in sc.nemesis_missions + sc.side_missions + sc.side_deck + sc.hero_missions]
-    for i, n in enumerate(all_missions):
-        if n in all_missions[:i]:
-            raise _fail("missions", f"duplicate mission name {n!r}", "unique mission names", source)
+    # the duplicate is named where the file writes it (issue #25 item 5: a field the format has, not "missions")
+    named = [(f"{key}[{k}].name", m.name) for key in ("nemesis_missions", "side_missions", "side_deck",
+                                                        "hero_missions")
+             for k, m in enumerate(getattr(sc, key))]
+    all_missions = [n for _, n in named]
+    for i, (fld, n) in enumerate(named):
+        first = next((f for f, x in named[:i] if x == n), None)
+        if first is not None:
+            raise _fail(fld, f"duplicate mission name {n!r} (also {first})", "unique mission names", source)
     nem_deck = []
     for i, m in enumerate(sc.nemesis_missions):
         kind = m.kind or ("first_strike" if i == 0 and len(sc.nemesis_missions) == 4 else "nemesis")

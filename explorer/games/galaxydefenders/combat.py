@@ -565,7 +565,8 @@ class TableDice:
     Raises (when asked):
         DiceScriptExhausted: more Blue dice or Critical draws than the fixed lists hold; a fixed Defend list
             (``rolled.defend.<target>``) that does not give exactly the Blue dice rolled (one per hit), while every
-            die so far was given (issue #25; a longer list after a seeded draw is cut to the roll, as a Hit list).
+            die so far was given (issue #25; after a seeded draw a longer list is cut to the roll and a shorter one
+            completed from the seed, as a Hit list).
         ScenarioError: a fixed Hit list (``rolled.hit.<colour>``) that does not give exactly the dice of that colour,
             while every die so far was given (issue #25 item 4). Once a die
             was drawn, a count may depend on that draw: a Hit list is then cut to the roll or completed from the
@@ -595,10 +596,13 @@ class TableDice:
                 raise FixedFacesShort(f"rolled.defend.{target}", f"{plural(len(given), 'face')} given but {target}'s "
                                       f"Defend roll rolls {plural(n, 'Blue die', 'Blue dice')} (one per hit)",
                                       f"exactly {plural(n, 'face')}")
-            if len(given) < n:
+            if len(given) < n and (self.tray or not self.dice.drawn):
                 raise FixedFacesShort(f"rolled.defend.{target}", f"lists {plural(len(given), 'Blue die', 'Blue dice')}; "
                                       f"the Defend roll needs {n}")
-            return tuple(die.face(f) for f in given[:n])
+            # a die was drawn, so the number of hits (n) may depend on it: the faces the list lacks are rolled from
+            # the seed, as a Hit list's are, and the same file is accepted for every draw (issue #25 item 4)
+            return tuple(die.face(f) for f in given[:n]) + tuple(
+                die.faces[self.dice.roll(die.sides, f"Blue die for {target}") - 1] for _ in range(n - len(given)))
         return tuple(die.faces[self.dice.roll(die.sides, f"Blue die for {target}") - 1] for _ in range(n))
 
     def critical(self, target: str, level: int, kind: str) -> tuple[tuple[str, ...], CriticalToken]:

@@ -154,7 +154,7 @@ def check_round_map(sc: RoundScenario, source: str) -> None:
             raise ScenarioError(used[0], "figures on the map, walks, attacks and Close Encounter cards need a map",
                                 "a [map] table (the activation map format), or omit it", source)
         return
-    amap = parse_map(sc.map, source)
+    amap = _parsed_map(sc.map, source)
     cal = default_calibration()
     seen: dict[Hex, str] = {}
     names = [a.name for a in sc.agents] + [n.name for n in sc.npcs]
@@ -300,7 +300,16 @@ def _hex(text: str, field: str, source: str) -> Hex:
 
 def map_of(sc: RoundScenario) -> AreaMap | None:
     """The round's map of Areas (:class:`.activation.AreaMap`), or ``None`` without a ``[map]``."""
-    return None if sc.map is None else parse_map(sc.map, sc._source)
+    return None if sc.map is None else _parsed_map(sc.map, sc._source)
+
+
+def _parsed_map(m, source: str | None) -> AreaMap:
+    """:func:`.activation.parse_map` of a round's ``[map]`` table: a refusal names the field as the round file
+    writes it (``map.areas.C[9]``, ``map.edges[3].edge``), as the combat kind's does (issue #25 item 5)."""
+    from .combat import with_source
+
+    with with_source(source or "scenario", "map."):
+        return parse_map(m, None)
 
 
 def placed_initial(sc: RoundScenario) -> tuple[Placed, ...]:

@@ -223,6 +223,7 @@ from .results import EnemyAt, Happening, MediGel, OnPointPassed, Refused, Revive
 from .sheets import (CALIBRATE_BONUS, DOWNED_LOCKS_MAX, FACES_FOR, MOVEMENT_POINTS, PROXIMITY_MINES, STANDIN, DieFace,
                      Sheet, load_sheets)
 from .strategy import (PARAGON_DICE_MAX, ROLL_SEQUENCE, SQUADMATES, Die, Face, RenegadeUse, StrategyContext,
+                       rounds_after_a_draw,
                        StrategyState, begin_strategy_roll, lock_die)
 from .strategy_scenario import FaceOrUnknown, RenegadeModel
 from .unit_specs import EnemySpec, Header, Name, SquadmateSpec, check_rulings, check_units, names_check, parse_hex
@@ -791,6 +792,9 @@ def _check_roll(t: TurnSpec, i: int, source: str, paragon: int = 0, renegade_hel
             raise ScenarioError(f"{f}.rolls[{r}]", f"{len(faces)} faces; the Pool holds "
                                 f"{plural(STRATEGY_DICE + paragon, 'die', 'dice')}",
                                 f"at most {STRATEGY_DICE + paragon} faces", source)
+    late = rounds_after_a_draw(t.roll.rolls, f"{f}.")
+    if late is not None:
+        raise ScenarioError(*late, source)
     if not renegade_held and len(t.roll.renegade) > t.roll.renegade_tokens:
         raise ScenarioError(f"{f}.renegade", f"{len(t.roll.renegade)} uses but {t.squadmate} holds "
                             f"{plural(t.roll.renegade_tokens, 'Renegade token')}",

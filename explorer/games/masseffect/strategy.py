@@ -608,6 +608,32 @@ class StrategyContext(Context):
     not dealt here."""
 
 
+def first_drawn_round(rolls: Sequence[Sequence[Face | str | None]]) -> int | None:
+    """The index of the first roll round of ``rolls`` (a ``rolls`` field: fixed faces per roll round) that leaves a
+    die to the seed (an empty list, or a ``"?"``), or ``None`` when every face is fixed (or none is given)."""
+    for i, faces in enumerate(rolls):
+        if not faces or any(f in (None, UNKNOWN) for f in faces):
+            return i
+    return None
+
+
+def rounds_after_a_draw(rolls: Sequence[Sequence[Face | str | None]], prefix: str = "") -> tuple[str, str, str] | None:
+    """Validity never depends on a draw (issue #25 item 4): once a roll round leaves a die to the seed, which dice
+    show an icon, so how many are re-rolled and in how many rounds, depends on that draw; a fixed list for a later
+    round would hold for some draws and not others. Returns ``(field, problem, allowed)`` of the first such list
+    (``prefix`` put before ``rolls``), or ``None`` (Strategy Roll: icons re-rolled until none shows)."""
+    j = first_drawn_round(rolls)
+    if j is None or j + 1 >= len(rolls):
+        return None
+    k = next((k for k, f in enumerate(rolls[j]) if f in (None, UNKNOWN)), 0)
+    how = "is an empty list" if not rolls[j] else f"has {UNKNOWN!r} for die {k + 1}"
+    return (f"{prefix}rolls[{j + 1}]", f"fixes the faces of re-roll {j + 1}, but rolls[{j}] {how}: that die is "
+            "rolled from the seed, and whether it shows an icon decides how many dice are re-rolled after it, so "
+            "the list would fit some draws and not others",
+            f"no list after rolls[{j}] (the later re-rolls are then rolled from the seed), or every face of "
+            f"rolls[{j}] fixed")
+
+
 def _fixed(ctx: StrategyContext, rnd: int) -> Sequence[Face | str]:
     return ctx.fixed_rounds[rnd - 1] if rnd - 1 < len(ctx.fixed_rounds) else ()
 

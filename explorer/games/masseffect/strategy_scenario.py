@@ -24,6 +24,7 @@ from explorer.trace import Trace
 from . import sections as S
 from .options import ALL_OPTIONS
 from .results import OddsLine, StrategyOutcome
+from .strategy import first_drawn_round, rounds_after_a_draw
 from .strategy import (ACTION_FACES, CORE_ELEMENT, fixed_faces_allowed, DICE_PER_TURN, PARAGON_DICE_MAX, SQUADMATES, STRATEGY_DICE, STRATEGY_SEQUENCE, UNKNOWN,
                        Face, RenegadeUse, Space, SquadmateName, StrategyContext, StrategyState, fill_spaces,
                        pool_for_turn)
@@ -108,7 +109,8 @@ def parse_strategy(data: Mapping, source: str) -> StrategyScenario:
     Raises:
         ScenarioError: naming the file, the field path and the allowed values (pydantic bounds; a ``showing`` list
             whose length is not the Pool's; a ``lock`` that is not a die of the Pool or is asked by the On Point
-            Squadmate; fixed first-roll faces that are not one per die rolled; an unknown ruling). A re-roll's list
+            Squadmate; fixed first-roll faces that are not one per die rolled; an unknown ruling; ``[[allocate]]`` or
+            ``[[renegade]]`` while a face of the roll is left to the seed, issue #25 item 4). A re-roll's list
             that is not one face per icon die, or a missing list when every face so far was fixed, is refused when
             the roll is played (:func:`.strategy._roll`).
     """
@@ -140,6 +142,9 @@ def parse_strategy(data: Mapping, source: str) -> StrategyScenario:
     if sc.rolls and sc.rolls[0] and len(sc.rolls[0]) != rolled:
         raise ScenarioError("rolls[0]", f"{plural(len(sc.rolls[0]), 'fixed face')} for the {plural(rolled, 'die')} rolled",
                             fixed_faces_allowed(rolled), source)
+    late = rounds_after_a_draw(sc.rolls)
+    if late is not None:
+        raise ScenarioError(*late, source)
     for i, a in enumerate(sc.allocate):
         if a.die not in ids:
             raise ScenarioError(f"allocate[{i}].die", f"no die {a.die!r} in the Pool", ids, source)
@@ -155,7 +160,38 @@ def parse_strategy(data: Mapping, source: str) -> StrategyScenario:
         raise ScenarioError("renegade", f"{len(sc.renegade)} uses but {sc.squadmate.name} has "
                             f"{plural(sc.squadmate.renegade_tokens, 'Renegade token')}",
                             f"at most {sc.squadmate.renegade_tokens} uses", source)
+    _check_declarations_fixed_by_the_file(sc, source)
     return sc
+
+
+def _check_declarations_fixed_by_the_file(sc: StrategyScenario, source: str) -> None:
+    """Validity never depends on a draw (issue #25 item 4): an ``[[allocate]]`` names a die whose face decides the
+    Action Spaces it may take, and a ``[[renegade]]`` use a die and a roll round; both hold for every draw only when
+    the file fixes every face of the Strategy Roll (``rolls`` given, no ``"?"``: a face left to the seed decides
+    which dice show an icon, so which are re-rolled and in how many rounds). Otherwise the file is refused before
+    any die is rolled, whatever the seed (Strategy Roll; Step B: Actions).
+
+    Raises:
+        ScenarioError: naming the first ``allocate[i].die`` (else ``renegade[i].die``).
+    """
+    declared = ([(f"allocate[{i}].die", a.die, "on an Action Space") for i, a in enumerate(sc.allocate)]
+                + [(f"renegade[{i}].die", u.die, "with a Renegade token") for i, u in enumerate(sc.renegade)])
+    if not declared:
+        return
+    j = first_drawn_round(sc.rolls)
+    if not sc.rolls or not sc.rolls[0]:
+        why = "no 'rolls' fixes the Strategy Roll's faces: every die is rolled from the seed"
+    elif j is None:
+        return
+    elif not sc.rolls[j]:
+        why = f"rolls[{j}] is an empty list: its dice are rolled from the seed"
+    else:
+        why = f"rolls[{j}][{list(sc.rolls[j]).index(UNKNOWN)}] is {UNKNOWN!r}: that die is rolled from the seed"
+    field, die, how = declared[0]
+    raise ScenarioError(field, f"plays {die} {how}, but {why}, and the faces decide which dice are re-rolled and "
+                        "which Action Space a die may take: the file would hold for some draws and not others",
+                        "every face of 'rolls' fixed (no '?') to declare [[allocate]] or [[renegade]], or neither "
+                        "declared (the roll alone)", source)
 
 
 def core_track_of(name: str) -> tuple[int, int]:

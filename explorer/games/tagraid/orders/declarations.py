@@ -133,12 +133,22 @@ class OrderDeclarations:
 class OrderDice:
     """Dice for one Order: ``rolls`` ``((Miner or MegaBeast id, faces), ...)`` for attack / Evade rolls,
     ``saves`` ``((id, faces), ...)`` for Saving Rolls, ``respawn`` d20 faces for Respawn, in Timeline order of the
-    dead; ``seed`` for every die not given."""
+    dead; ``seed`` for every die not given.
+
+    Issue #25 item 4 (validity never depends on a draw): ``own_seed``: the Order's file writes its own ``seed`` (a
+    round or match file's ``orders[i].seed``): its dice not given are fixed by the file through that seed, and
+    ``--seed`` leaves them. ``derived``: ``seed`` is the file's top-level seed (plus the Order's place) or
+    ``--seed``'s, so a die rolled from it is a draw the file does not fix, and a later Order of the same Round is
+    refused (:func:`.round.drawn_dice`). ``rerolled``: the fixed dice were dropped on purpose (``--reroll``): a later
+    Order that the fresh dice make illegal is refused as such, never taken for a file that depends on a draw."""
 
     rolls: tuple[tuple[str, tuple[int, ...]], ...] = ()
     saves: tuple[tuple[str, tuple[int, ...]], ...] = ()
     respawn: tuple[int, ...] = ()
     seed: int = 0
+    own_seed: bool = False
+    derived: bool = False
+    rerolled: bool = False
 
     def of(self, miner: str) -> list[int] | None:
         return next((list(v) for k, v in self.rolls if k == miner), None)

@@ -353,9 +353,41 @@ def place_miner(ds: DeploymentState, ctx: DeploymentContext, m: MinerState, numb
               "facing": facing}, (m.id,), sec),)
 
 
+def check_placements_fixed_by_the_file(ds: DeploymentState, ctx: DeploymentContext, side: str) -> None:
+    """Validity never depends on a draw (issue #25 item 4): a declared placement is in contact with one Access Point
+    only, so it holds for every draw only when the file alone decides ``side``'s Access Point: its d20 list given
+    and no earlier player's d20 rolled from the seed (an earlier player's drawn Access Point decides which ones are
+    taken, so whether ``side``'s faces are re-rolled). Otherwise a Miner of ``side`` with a declared placement is
+    refused before any die is rolled, whatever the seed (06 Initial Deployment).
+
+    Raises:
+        RuleViolation: naming the Miner's placement field.
+    """
+    fixed = dict(ctx.declarations.rolls)
+    timeline = ds.table.timeline
+    earlier = [s for s in timeline[:timeline.index(side)] if not fixed.get(s)]
+    if fixed.get(side) and not earlier:
+        return
+    placed = [m for m in ds.table.miners if m.side == side
+              and any(p.miner == m.id for p in ctx.declarations.placements)]
+    if not placed:
+        return
+    m = placed[0]
+    fld = dict(ctx.declarations.fields).get(m.id, f"{FIELD}.placements.{toml_key(m.id)}")
+    why = (f"{side}'s d20 is rolled from the seed (no '{FIELD}.rolls.{toml_key(side)}')" if not fixed.get(side) else
+           f"whether {side}'s d20 faces are rolled again depends on where {', '.join(earlier)} rolled from the seed "
+           f"(no '{FIELD}.rolls.{toml_key(earlier[0])}')")
+    raise refused(f"06 Initial Deployment › {side}", fld,
+                  f"{m.id}'s placement is fixed, but {why}: a placement is in contact with one Access Point only, so "
+                  "the file would hold for some draws and not others; give every d20 face in "
+                  f"'{FIELD}.rolls' up to {side}'s, or leave the placements of {side}'s Miners out",
+                  S.INITIAL_DEPLOYMENT)
+
+
 def deploy_player(ds: DeploymentState, ctx: DeploymentContext, side: str):
     """06 Initial Deployment of one player (in Timeline order): the d20 for their Access Point
     (:func:`roll_access_point`), then each of their Miners placed there (:func:`place_miner`)."""
+    check_placements_fixed_by_the_file(ds, ctx, side)
     number, ap, steps = roll_access_point(ds, ctx, side)
     ds = replace(ds, access=ds.access + ((side, number),))
     out = list(steps)

@@ -42,13 +42,14 @@ class MatchDeclarations:
 class MatchContext(Context):
     """What the match steps read (:class:`explorer.kernel.Context`): the declarations, the seed of the deployment
     dice, the Event deck (top first), the MegaBeast waiting for its deployment symbol and the T-Bezoar held before
-    the match."""
+    the match; ``rerolled``: every fixed die dropped on purpose (``--reroll``), so a draw is no fault of the file."""
 
     declarations: MatchDeclarations = MatchDeclarations()
     seed: int = 0
     deck: tuple[EventCard, ...] = ()
     waiting_megabeast: MegaBeastState | None = None
     t_bezoar: tuple[tuple[str, int], ...] = ()
+    rerolled: bool = False
 
 
 @dataclass(frozen=True)
@@ -117,7 +118,15 @@ def next_round_start(ms: MatchState, ctx: MatchContext) -> RoundState:
     """The state the next Round starts from: Round 1 from the deployed table, the Event deck, the MegaBeast waiting
     and the T-Bezoar held; a later Round from the state the last one left (its Orders already flipped)."""
     if ms.current is None:
-        return start_round_state(ms.deployment.table, ctx.deck, ctx.waiting_megabeast, ctx.t_bezoar)
+        start = start_round_state(ms.deployment.table, ctx.deck, ctx.waiting_megabeast, ctx.t_bezoar)
+        # issue #25 item 4: an Access Point d20 from the seed decides where the Miners start, so every Order after
+        # it would hold for some draws only (a placement was already refused: deployment.check_placements_...)
+        fixed = dict(ctx.declarations.deployment.rolls)
+        drawn = [s for s in ms.deployment.table.timeline if not fixed.get(s)]
+        if drawn and not ctx.rerolled:
+            start = replace(start, drawn_before=("Initial Deployment", f"{', '.join(drawn)} Access Point d20s",
+                                                 "'initial_deployment.rolls'"))
+        return start
     return replace(ms.current, orders_played=0)
 
 

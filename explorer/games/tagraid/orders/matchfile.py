@@ -148,7 +148,8 @@ def parse_match(data: Mapping[str, Any], source: str) -> MatchScenario:
         orders = []
         for i, o in enumerate(r.orders):
             seed = o.seed if o.seed is not None else (doc.seed + 100 * (k + 1) + i) % 2**63
-            orders.append(order_declarations(board, o, o.dice, seed, f"rounds[{k}].orders[{i}]", source))
+            od, dice = order_declarations(board, o, o.dice, seed, f"rounds[{k}].orders[{i}]", source)
+            orders.append((od, replace(dice, own_seed=o.seed is not None, derived=o.seed is None)))
         rounds.append(RoundDeclarations(tuple(orders), mbdep))
     deck = tuple(EventCard(e.name, e.effect, e.megabeast_symbol, e.megabeast_event,
                            behavior_card(e.behavior) if e.behavior is not None else None) for e in doc.events)
@@ -167,11 +168,15 @@ def with_rulings(scenario: MatchScenario, rulings: Mapping[str, str] | None, see
     decl = ctx.declarations
     if reroll:
         decl = replace(decl, deployment=replace(decl.deployment, rolls=()), rounds=tuple(
-            replace(r, orders=tuple((od, replace(d, rolls=(), saves=(), respawn=())) for od, d in r.orders))
+            replace(r, orders=tuple((od, replace(d, rolls=(), saves=(), respawn=(), own_seed=False, rerolled=True))
+                                    for od, d in r.orders))
             for r in decl.rounds))
+    if reroll:
+        ctx = replace(ctx, rerolled=True)
     if seed is not None:
         decl = replace(decl, rounds=tuple(
-            replace(r, orders=tuple((od, replace(d, seed=(seed + 100 * (k + 1) + i) % 2**63))
+            replace(r, orders=tuple((od, d if d.own_seed else replace(d, seed=(seed + 100 * (k + 1) + i) % 2**63,
+                                                                      derived=True))
                                     for i, (od, d) in enumerate(r.orders))) for k, r in enumerate(decl.rounds)))
         ctx = replace(ctx, seed=seed)
     return replace(scenario, table=table, context=replace(ctx, declarations=decl))

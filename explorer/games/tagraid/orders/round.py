@@ -105,6 +105,11 @@ class RoundState:
     result: tuple[str | None, str] | None = None
     orders_played: int = 0
     consulted: tuple[tuple[str, str], ...] = ()
+    drawn_before: tuple[str, str, str] | None = None
+    """``(what was played, which dice, where the file gives them)``: the first step of the match whose dice came
+    from the file's seed (issue #25 item 4), e.g. ``("Round 1's Order 3", "roll dice", "its 'dice'")`` or
+    ``("Initial Deployment", "Access Point d20s", "'initial_deployment.rolls'")``; every later Order is refused
+    (:func:`play_orders`)."""
 
     def units(self, side: str) -> int:
         """Neomaterial Units of a player: Scoring Zone plus Warehouse of its Miners."""
@@ -248,10 +253,17 @@ def play_orders(rs: RoundState, decl: RoundDeclarations):
     tb = dict(rs.t_bezoar)
     killed = rs.megabeast_killed
     consulted = rs.consulted
+    drew = rs.drawn_before   # the first Order (of this Round or an earlier one) that rolled a die from the seed
     for side in table.timeline:
         yield ("turn", side)
         while pending and _side_of(table, pending[0]) == side:
             i, (od, dice) = pending.pop(0)
+            if drew is not None:
+                raise refused("2 Players Phase", f"orders[{i}]", f"this Order is played after {drew[0]}, whose "
+                              f"{drew[1]} came from the seed ({drew[2]} does not give them): where Miners stand, "
+                              "what they carry and who is alive after it depends on that draw, so these "
+                              f"declarations would hold for some draws and not others; give every die there, or "
+                              f"end the file before this Order", S.ORDERS_AND_AROS)
             yield ("order", i, table)
             try:
                 frames = play(table, od, dice)
@@ -262,6 +274,9 @@ def play_orders(rs: RoundState, decl: RoundDeclarations):
                     raise
                 raise ScenarioError(f"orders[{i}].{e.field}", e.problem, e.allowed) from None
             yield PlayedOrder(i, side, table, frames)
+            what = drawn_dice(frames, dice)
+            if what is not None and drew is None:
+                drew = (f"Order {i + 1}", what, "its 'dice'")   # this Round's; carried on as "Round N's Order k"
             last = frames[-1].state
             consulted += last.consulted + tuple(last.resolution.rulings.items() if last.resolution is not None
                                                  else ())
@@ -282,8 +297,28 @@ def play_orders(rs: RoundState, decl: RoundDeclarations):
                       f"{table.miner(od.active).side}, whose Player Turn has passed in the Timeline "
                       f"({', '.join(table.timeline)}): Orders are played Turn by Turn in Timeline order",
                       S.PLAYERS_PHASE)
+    if drew is not None and drew[0].startswith("Order "):   # this Round's Order: named with its Round from now on
+        drew = (f"Round {rs.round}'s {drew[0]}", *drew[1:])
     yield ("done", replace(rs, table=table, t_bezoar=tuple(tb.items()), megabeast_killed=killed,
-                           orders_played=len(decl.orders), consulted=consulted))
+                           orders_played=len(decl.orders), consulted=consulted, drawn_before=drew))
+
+
+def drawn_dice(frames, dice) -> str | None:
+    """Which dice of a played Order came from the seed rather than its file (issue #25 item 4), in words
+    (``"roll dice"``, ``"Respawn d20s"``), or ``None`` when every die was given: a roll step's ``source`` fact
+    names dice rolled from the seed; Respawn (5.3) rolled more d20s than ``dice.respawn`` gives. Only an Order whose
+    seed is the file's top-level one or ``--seed``'s (``dice.derived``) draws so; one whose file writes its own
+    ``seed``, one built in Python with its own seed, or one re-rolled on purpose (``dice.rerolled``, ``--reroll``):
+    ``None``."""
+    if not dice.derived or dice.rerolled:
+        return None
+    steps = [s for f in frames for s in f.steps]
+    if any(str(s.facts.get("source", "")).startswith(("rolled", "given, the rest")) for s in steps):
+        return "roll dice"
+    respawn = sum(len(s.facts.get("rolls", ())) for s in steps if "Respawn" in s.title and "rolls" in s.facts)
+    if respawn > len(dice.respawn):
+        return "Respawn d20s"
+    return None
 
 
 def _side_of(table: OrderState, entry) -> str | None:

@@ -21,7 +21,8 @@ Format (TOML): the table keys of an order file (:mod:`.orderfile`: ``board``, ``
     [[orders]]                           # the Orders of the Players Phase, in play order
     active = "A"; move = { route = ["1,0"] }; second = { skill = "idle" }; aros = [...]   # an order file's [order]
     dice = { rolls = { A = [4] }, saves = {}, respawn = [] }   # optional fixed dice (an order file's [dice])
-    seed = 5                             # optional: dice not given are rolled from it (default: file seed + index)
+    seed = 5                             # optional: dice not given are rolled from it (default: file seed + index);
+                                         # an Order's own seed fixes its dice (``--seed`` leaves it)
 
 Each ``[[orders]]`` entry is parsed by the order file's own reader (:func:`.orderfile.order_declarations`): one
 parser for an Order, in either file. Errors: a one-line :class:`~explorer.errors.ScenarioError` naming the file and
@@ -144,7 +145,8 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
     orders = []
     for i, o in enumerate(doc.orders):
         seed = o.seed if o.seed is not None else (doc.seed + i) % 2**63
-        orders.append(order_declarations(board, o, o.dice, seed, f"orders[{i}]", source))
+        od, dice = order_declarations(board, o, o.dice, seed, f"orders[{i}]", source)
+        orders.append((od, replace(dice, own_seed=o.seed is not None, derived=o.seed is None)))
     rs = replace(start_round_state(table, deck, waiting, tuple(sorted(doc.t_bezoar.items()))), round=doc.round)
     return RoundScenario(doc.title, doc.description, rs, RoundDeclarations(tuple(orders), dep), source)
 
@@ -152,13 +154,13 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
 def with_rulings(scenario: RoundScenario, rulings: Mapping[str, str] | None,
                  seed: int | None = None) -> RoundScenario:
     """The scenario with ``rulings`` over the file's and, when ``seed`` is given, every Order's dice not fixed by the
-    file rolled from ``seed + index``."""
+    file rolled from ``seed + index`` (an Order that writes its own ``seed`` keeps it: its dice are fixed by it)."""
     rs, decl = scenario.initial, scenario.declarations
     if rulings:
         t = rs.table
         rs = replace(rs, table=replace(t, rulings=tuple(sorted({**dict(t.rulings), **dict(rulings)}.items()))))
     if seed is not None:
-        decl = replace(decl, orders=tuple((od, replace(d, seed=(seed + i) % 2**63))
+        decl = replace(decl, orders=tuple((od, d if d.own_seed else replace(d, seed=(seed + i) % 2**63, derived=True))
                                           for i, (od, d) in enumerate(decl.orders)))
     return replace(scenario, initial=rs, declarations=decl)
 
@@ -185,7 +187,8 @@ def resolve_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = N
     if reroll:
         d = scenario.declarations
         scenario = replace(scenario, declarations=replace(d, orders=tuple(
-            (od, replace(dice, rolls=(), saves=(), respawn=())) for od, dice in d.orders)))
+            (od, replace(dice, rolls=(), saves=(), respawn=(), own_seed=False, rerolled=True))
+            for od, dice in d.orders)))
     sc = with_rulings(scenario, rulings, seed)
     frames = play_scenario(sc)
     t = round_trace(sc.title, frames)
