@@ -542,13 +542,16 @@ def test_a_special_rule_until_something_ends_once_and_does_not_come_back():
     """Mission 2: "skip the Event phase until one Underground Probe is deployed over Waypoint 1": the Event phase
     that first meets it says so (Storybook 2.3) and draws; when Special Event B later removes that probe, the Event
     phase is not skipped again (it was skipped until the probe came, not while it is missing). Before session 13
-    the rule was read again each round: round 2 was skipped, its Event card silently dropped."""
-    sc = mission(2, [{"counters": {"probes_on_waypoint_1": 1}, "event": "D"},
-                     {"counters": {"probes_on_waypoint_1": 0}, "event": ""}])
+    the rule was read again each round: round 2 was skipped, its Event card silently dropped. (Session 14: the probe
+    leaves Waypoint 1 by B's own effect, the 5th card; a fall declared before B is refused, see
+    test_round_mission_2.py.)"""
+    sc = mission(2, [{"counters": {"probes_on_waypoint_1": 1}, "event": "D"}, {}, {}, {}, {"event": "B"},
+                     {"event": ""}])
     t = resolve_mission(sc)
     r1 = [s for s in t.steps if s.section == "Round 1: Event phase"]
     assert r1[0].rule == S.SPECIAL_MISSION_RULES and r1[0].facts == {"rule_ended": "skip_event_phase"}
     assert r1[1].title == "Special Event D is drawn"
-    r2 = [s.title for s in t.steps if s.section == "Round 2: Event phase"]
-    assert r2 == ["A standard Event card is drawn"]
-    assert t.result.events == ("D", "-")
+    assert any("probes_on_waypoint_1 1 -> 0" in s.title for s in t.steps if s.section == "Round 5: Event phase")
+    r6 = [s.title for s in t.steps if s.section == "Round 6: Event phase"]
+    assert r6 == ["A standard Event card is drawn"]
+    assert t.result.events == ("D", "-", "-", "-", "B", "-")

@@ -965,18 +965,21 @@ def _check_before_round(m: MissionData, rm: RoundMissionModel, agents: int, sour
     """
     start = {k: agents if v == "agents" else v for k, v in m.start.items()}
     after = MissionState(counters=tuple((k, rm.counters.get(k, start.get(k, 0))) for k in m.counters))
+    held = not_fallen_yet(m, rm)
     for rule in m.rules:
         if rule.kind not in ("skip_event_phase", "replace_event_phase") or rule.until is None or rm.drawn == 0:
             continue
         clauses = [c for alt in rule.until for c in alt]
-        if all(c.counter in m.never_fall and c.op in (">", ">=") for c in clauses) and \
+        if all(c.counter in held and c.op in (">", ">=") for c in clauses) and \
                 not condition_holds(rule.until, after, agents, False):
             how = "skips" if rule.kind == "skip_event_phase" else "replaces"
+            why = "; ".join(dict.fromkeys(held[c.counter] for c in clauses))
             raise ScenarioError("mission.drawn", f"{plural(rm.drawn, 'Event card')} drawn before this round, but "
                                 f"mission {m.id}'s special rule {how} every Event phase until "
                                 f"{condition_text(rule.until)} (2.3) and "
-                                f"{join_words(sorted({c.counter for c in clauses}), 'and')} never falls: after "
-                                f"this round {', '.join(f'{c.counter} is {after.value(c.counter)}' for c in clauses)}",
+                                f"{join_words(sorted({c.counter for c in clauses}), 'and')} cannot have fallen "
+                                f"since ({why}): after this round "
+                                f"{', '.join(f'{c.counter} is {after.value(c.counter)}' for c in clauses)}",
                                 f"0 until {condition_text(rule.until)}", source)
     deck = rm.drawn - len(m.on_top() & set(rm.earlier))
     early = {n.event for n in m.needs if n.early}
@@ -987,6 +990,21 @@ def _check_before_round(m: MissionData, rm: RoundMissionModel, agents: int, sour
             raise ScenarioError("mission.earlier", f"Special Event {k} is the {where} Event card of mission {m.id} "
                                 f"({m.positions_text}): not among the {plural(deck, 'card')} of the deck drawn "
                                 "before this round", "the special events of the places drawn", source)
+
+
+def not_fallen_yet(m: MissionData, rm: RoundMissionModel) -> dict[str, str]:
+    """The counters that cannot have fallen before a round with this ``[mission]``, each with why: those that never
+    fall (``never_fall``: what they count cannot come back) and those whose fall needs special events not drawn
+    before this round (a ``falls`` need's ``after``; Mission 2: a deployed probe leaves its Waypoint only by Special
+    Event B's effects, Storybook 2.5). Such a counter's value after the round is at least every value it had before,
+    so a special rule that ran "until" it reached a value (2.3) still runs if it falls short now."""
+    known = set(drawn_before(m, rm))
+    out = {k: "it never falls: what it counts cannot come back" for k in m.never_fall}
+    for n in m.needs:
+        if n.falls and n.counter is not None and n.after and not set(n.after) <= known and n.counter not in out:
+            out[n.counter] = (f"its fall needs Special Event {join_words(n.after, 'and')} drawn first, Storybook 2.5: "
+                              f"{n.text}")
+    return out
 
 
 def drawn_before(m: MissionData, rm: RoundMissionModel) -> list[str]:
