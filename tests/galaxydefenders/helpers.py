@@ -60,3 +60,41 @@ def brute_force(target, attack, cal, high_impact=True, rulings=None):
         key = (r.hit_wounds, r.wounds, state[target.name].status(), r.critical)
         out[key] = out.get(key, 0) + p
     return out
+
+
+def play_turn(target, attacks, dice, high_impact=True, rulings=None):
+    """Every attack of ``attacks`` in order on ``target`` through the engine's own :data:`COMBAT_SEQUENCE` (the
+    ``combat`` kind's several attacks, the target carried from one to the next), each attack's dice from ``dice``
+    (one roller shared by all): ``(hit wounds, all wounds, status after, (Critical id or None per attack))``."""
+    from explorer.dice import Dice
+    from explorer.games.galaxydefenders.calibration import default_calibration
+    from explorer.games.galaxydefenders.combat import COMBAT_SEQUENCE, CombatContext, CombatState
+    from explorer.games.galaxydefenders.options import rulings as make_rulings
+    from explorer.kernel import run
+
+    cal = default_calibration()
+    shared = Dice(roller=dice)
+    ctx = CombatContext(rulings=make_rulings(rulings or {}), dice=shared, attacks=tuple(attacks),
+                        tables=tuple(TableDice(cal, None, shared) for _ in attacks), high_impact=high_impact,
+                        sections=True)
+    after, _ = run(CombatState((target,), numbers=tuple(range(1, len(attacks) + 1))), COMBAT_SEQUENCE, ctx)
+    mine = [next((r for r in a.results if r.name == target.name), None) for a in after.done]
+    return (sum(r.hit_wounds for r in mine if r), sum(r.wounds for r in mine if r),
+            after.target(target.name).status(), tuple(r.critical if r else None for r in mine))
+
+
+def brute_force_turn(target, attacks, high_impact=True, rulings=None):
+    """``{TurnOutcome: Fraction}`` by enumerating every die face and Critical token drawn by every attack of the
+    turn, each path played by :func:`play_turn` (the engine's own sequence)."""
+    out: dict = {}
+    stack: list[tuple[list[int], Fraction]] = [([], Fraction(1))]
+    while stack:
+        prefix, p = stack.pop()
+        try:
+            key = play_turn(target, attacks, PrefixRoller(prefix), high_impact, rulings)
+        except _Branch as b:
+            for v in range(1, b.sides + 1):
+                stack.append((prefix + [v], p / b.sides))
+            continue
+        out[key] = out.get(key, 0) + p
+    return out

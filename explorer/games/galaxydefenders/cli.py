@@ -10,6 +10,8 @@ Examples::
     explorer galaxydefenders odds --dice red=12 --shields 2,2 --calibration my-dice.toml
     explorer galaxydefenders odds --dice red=3,blue=2 --power-suit-weapon --bonus-dice red=1 \
         --effect-symbols bolt,wings --on-effect --critical 1 --shields 2,1 --health 5
+    explorer galaxydefenders odds --dice red=2 --bonus-hits 1 --device vigil --shields 2 --health 5
+    explorer galaxydefenders odds --dice red=2 --device gd-5 --drone-dice red=3 --device-first --json
 """
 
 from __future__ import annotations
@@ -98,6 +100,12 @@ def _pool(text: str, option: str = "--dice") -> dict[str, int]:
 @click.option("--kind", default="alien", help="Target: agent, alien, master_alien, npc, drone.")
 @click.option("--high-impact/--no-high-impact", default=True, help="Storybook 5.5.1 (default On).")
 @click.option("--calibration", default=None, help="A calibration TOML file (dice faces, Critical piles).")
+@click.option("--device", default=None, help="The agent's deployed drone attacks the target too, activated with his "
+              "Action (9.7.4.2 Vigil, 9.7.4.3 GD-5: vigil, gd-5): the odds of the whole turn.")
+@click.option("--device-first", is_flag=True, help="With --device: the drone attacks before the agent.")
+@click.option("--drone-dice", default=None, help="With --device: the Device tile's Hit dice, colour=count (the tile "
+              "is not printed: a STAND-IN weapon otherwise).")
+@click.option("--drone-fixed-hits", default=None, help="With --device: the Device tile's weapon gives N hits (0..20).")
 @click.option("--ruling", multiple=True, help="key=reading (repeatable).")
 @click.option("--exact", is_flag=True, help="Exact fractions in --json output.")
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
@@ -105,10 +113,12 @@ def odds(dice: str | None, fixed_hits: str | None, bonus_hits: str, bonus_dice: 
          on_effect: bool, power_suit_weapon: bool, atk_dice_minus: str, drop: str | None, no_bolt: bool,
          shields: str, standard_shields: str, lethal: bool,
          def_dice_minus: str, critical: str, health: str, wounds: str, kind: str, high_impact: bool,
-         calibration: str | None, ruling: tuple[str, ...], exact: bool, as_json: bool) -> None:
+         calibration: str | None, device: str | None, device_first: bool, drone_dice: str | None,
+         drone_fixed_hits: str | None, ruling: tuple[str, ...], exact: bool, as_json: bool) -> None:
     # (shields: None when not given; an explicit value must name at least one stack)
     """Exact odds of one attack: wounds dealt, a Critical token drawn, the target killed (or bleeding). An agent's
-    full attack adds powers' and items' dice and hits, its weapon's effect symbols and the Power Suit's weapon."""
+    full attack adds powers' and items' dice and hits, its weapon's effect symbols, the Power Suit's weapon and the
+    attack of a drone his Device deployed (--device)."""
     from explorer.errors import ScenarioError
     from explorer.games import get_game, parse_rulings
 
@@ -166,8 +176,18 @@ def odds(dice: str | None, fixed_hits: str | None, bonus_hits: str, bonus_dice: 
     target = TargetState("target", kind, _int(health, "--health", 1, 40), _int(wounds, "--wounds", 0, 40),
                          tuple(stacks), None, _int(standard_shields, "--standard-shields", 0, 5))
     r = make_rulings(parse_rulings(list(ruling), [get_game("galaxydefenders")]))
-    d = attack_odds(target, attack, cal, high_impact, r, exact=exact)
+    drone = _drone_attack(device, device_first, drone_dice, drone_fixed_hits, r, cal)
+    if drone is None:
+        d = attack_odds(target, attack, cal, high_impact, r, exact=exact)
+    else:
+        from .odds import turn_odds
+
+        d = turn_odds(target, [drone, attack] if device_first else [attack, drone], cal, high_impact, r, exact=exact)
     s = summary(d)
+    if drone is not None:
+        s["attacks"] = [drone.attacker, "agent"] if device_first else ["agent", drone.attacker]
+        s["drone"] = {"device": device, "weapon": drone.weapon, "dice": dict(drone.dice),
+                      "fixed_hits": drone.fixed_hits, "damage": drone.damage}
     s["rulings"] = dict(r.consulted)
     s["calibration"] = cal.source
     if as_json:
@@ -193,6 +213,17 @@ def odds(dice: str | None, fixed_hits: str | None, bonus_hits: str, bonus_dice: 
                 f"-{attack.atk_dice_minus} ATK Dice (8.2.3)" if attack.atk_dice_minus else "",
                 "jam and ammo results ignored (9.5.2.2)" if power_suit_weapon else ""]
         click.echo("Agent's attack: " + "; ".join(b for b in bits if b))
+    if drone is not None:
+        from .odds import DRONE_RULE
+
+        tile = "; its Device tile is a STAND-IN (--drone-dice to give yours)" if "stand-in" in drone.weapon else ""
+        shape = "+".join(f"{n} {c}" for c, n in drone.dice.items() if n) + " dice" if drone.dice else \
+            plural(drone.fixed_hits or 0, "fixed hit")
+        order = "first, then the agent's attack" if device_first else "after the agent's attack"
+        click.echo(f"Device: {drone.attacker} ({drone.weapon}: {shape}) attacks the same target {order}, "
+                   f"activated with the Action  [{DRONE_RULE[device]}]; its weapon never jams"
+                   + ("; its attack deals Area Damage (the target is reached once)" if drone.damage == "area" else "")
+                   + "; the target keeps what the first attack left (used shields, wounds, tokens)" + tile)
     click.echo(f"Calibration: {cal.source}" + ("  (ASSUMED faces: see data/calibration.toml)"
                                                if cal.source.endswith("(packaged default)") else ""))
     click.echo("")
@@ -201,10 +232,49 @@ def odds(dice: str | None, fixed_hits: str | None, bonus_hits: str, bonus_dice: 
         click.echo(f"  {k:>6}   {percent(eval_frac(p), 2):>10}")
     click.echo("")
     click.echo(f"  expected wounds: {eval_frac(s['expected_wounds']):.3f}")
-    click.echo(f"  P(Critical token drawn): {percent(eval_frac(s['p_critical']))}")
+    click.echo(f"  P({'at least one ' if drone is not None else ''}Critical token drawn): "
+               f"{percent(eval_frac(s['p_critical']))}")
     click.echo(f"  P(target {'bleeding' if kind == 'agent' else 'dead'}): {percent(eval_frac(s['p_down']))}")
     if r.consulted:
         click.echo("\nRuling options used: " + ", ".join(f"{k}={v}" for k, v in sorted(r.consulted.items())))
+
+
+def _drone_attack(device: str | None, first: bool, dice: str | None, fixed_hits: str | None, r, cal):
+    """The ``--device`` drone's attack (:func:`.odds.drone_fields` over :func:`odds_attack`), or ``None``.
+
+    Raises:
+        ScenarioError: naming ``--device`` (the Hologram, an unknown kind; ruling ``combat_activity`` =
+            ``is_the_action``: the agent's Action is his attack, so it cannot also activate the drone, 9.7.4.2 /
+            9.7.4.3), ``--drone-dice`` / ``--drone-fixed-hits`` (bad values, both, or either without --device),
+            ``--device-first`` without --device.
+    """
+    from explorer.errors import ScenarioError
+
+    from .odds import drone_fields
+
+    if device is None:
+        for given, option in ((first, "--device-first"), (dice, "--drone-dice"), (fixed_hits, "--drone-fixed-hits")):
+            if given:
+                raise ScenarioError(option, "there is no drone to attack", "--device vigil or --device gd-5 with it")
+        return None
+    kind = device.strip().lower()
+    pool = _pool(dice, "--drone-dice") if dice is not None else None
+    for c in pool or {}:
+        cal.die(c, "--drone-dice")
+    if pool is not None and not any(pool.values()):
+        raise ScenarioError("--drone-dice", "no dice", "at least one die")
+    hits = None if fixed_hits is None else _int(fixed_hits, "--drone-fixed-hits", 0, 20)
+    try:
+        fields = drone_fields(kind, "target", pool, hits)
+    except ScenarioError as e:
+        raise ScenarioError({"device": "--device"}.get(e.field, "--drone-dice"), e.problem, e.allowed) from None
+    if sum(fields["dice"].values()) > 12:
+        raise ScenarioError("--drone-dice", f"{sum(fields['dice'].values())} dice", "at most 12 dice")
+    if r.reading("combat_activity") == "is_the_action":
+        raise ScenarioError("--device", f"{fields['attacker']} is activated with the agent's Action (9.7.4.2, "
+                            "9.7.4.3), which ruling combat_activity = is_the_action spends on his own attack",
+                            "omit --device, or --ruling combat_activity=separate")
+    return odds_attack(fields, [])
 
 
 def odds_attack(fields: dict, effects: list[dict]):
