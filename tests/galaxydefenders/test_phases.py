@@ -9,6 +9,7 @@ import tomllib
 from fractions import Fraction
 from math import comb
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from explorer.games import get_game, load_any
@@ -215,6 +216,25 @@ def test_area_healing_both_readings():
     d["figures"].append({"name": "Wormoon", "side": "master_alien", "area": "B", "wounds": 5})
     o = resolve_doc(d).outcome
     assert o["healed"] == ["Xeno-Delta", "Wormoon"] and o["wounds"]["Wormoon"] == 3 and o["wounds"]["Hulk"] == 3
+
+
+@pytest.mark.parametrize("side, section", [("npc", "10.4 NPC Health Status"), ("drone", "9.7.4 Devices")])
+def test_area_healing_on_an_npc_or_drone_heals_neither_by_default(side, section):
+    """10.4: an NPC cannot be healed with normal healing weapons, powers or items; 9.7.4.2 / 9.7.4.3: Vigil and GD-5
+    cannot be healed with standard healing powers. Session 13's default healed an NPC target and every other NPC in
+    its Area. 8.5 then applies the healing to the other agents in the target's Area."""
+    d = doc("gd-area-healing")
+    d["figures"].append({"name": "Ally 2", "side": side, "area": "B", "wounds": 1})
+    d["figures"][2]["side"] = side
+    d["target"] = "Sgt. Kerr"
+    t = resolve_doc(d)
+    o = t.outcome
+    assert o["wounds"]["Sgt. Kerr"] == 2 and o["wounds"]["Ally 2"] == 1
+    assert o["healed"] == ["Hulk", "Marine"] and o["wounds"]["Hulk"] == 1
+    assert any(s.rule.section.startswith(section) and "Sgt. Kerr" in s.title for s in t.steps)
+    assert t.rulings == {"area_healing_allies": "agents_only"}
+    o = resolve_doc(d, area_healing_allies="agents_npcs_drones").outcome
+    assert o["wounds"]["Sgt. Kerr"] == 0 and o["wounds"]["Ally 2"] == 0
 
 
 # ------------------------------------------------------------------------------------------------ 9.5 Power Suit

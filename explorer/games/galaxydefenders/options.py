@@ -284,16 +284,20 @@ END_OF_MISSION_WINGS_KILL = RulingOption(
 
 AREA_HEALING_ALLIES = RulingOption(
     key="area_healing_allies",
-    title="Area Healing on an agent: are NPCs and drones in the same Area healed too?",
-    section="8.5 Area Healing",
+    title="Area Healing on the agents' side: are NPCs and drones healed too (the target's Area, or the target)?",
+    section="8.5 Area Healing; 10.4 NPC Health Status and 9.7.4.2 / 9.7.4.3 (no normal / standard healing)",
     readings={
-        "agents_only": "Only the target and the other agents in its Area.",
-        "agents_npcs_drones": "The target, and every agent, NPC and drone in its Area (aliens count them as agents, "
-                              "section 11).",
+        "agents_only": "Only agents: the target if it is an agent, and the other agents in its Area; an NPC or drone "
+                       "is never healed (10.4: not by normal healing weapons, powers or items; 9.7.4.2 / 9.7.4.3: not "
+                       "by standard healing powers).",
+        "agents_npcs_drones": "The target, and every agent, NPC and drone in its Area: Area Healing's 'advanced "
+                              "healing technologies' (8.5) read as not the normal / standard healing 10.4 and 9.7.4.2 "
+                              "/ 9.7.4.3 rule out (aliens count NPCs and drones as agents, section 11).",
     },
     default="agents_only",
-    why_default="8.5 names 'all other agents'; NPCs and drones count as agents only for the aliens (11), and 6.3 "
-                "shows the book separating real agents from them.",
+    why_default="8.5 names 'all other agents'; NPCs and drones count as agents only for the aliens (11), 6.3 shows "
+                "the book separating real agents from them, and 10.4 and 9.7.4.2 / 9.7.4.3 say they cannot be healed "
+                "with normal or standard healing.",
 )
 
 AGENT_PATH_FIGURES = RulingOption(

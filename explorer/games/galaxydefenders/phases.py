@@ -886,22 +886,34 @@ def area_healing(figures: Sequence[HealFigure], target: str, heal: int, rulings:
                  ) -> tuple[dict[str, int], list[str], list[Step]]:
     """8.5: the healing applies to the target and to every other figure of its kind in its Area: agents (with NPCs
     and drones per ``area_healing_allies``) for an agent target, aliens (Master Aliens included, 11.3) for an alien.
-    Returns ``({name: wounds after}, [names healed], steps)``."""
+    An NPC or drone is healed only under ``agents_npcs_drones`` (10.4: an NPC cannot be healed with normal healing
+    weapons, powers or items; 9.7.4.2 / 9.7.4.3: Vigil and GD-5 cannot be healed with standard healing powers); an
+    NPC or drone target's healing still reaches the other agents in its Area (8.5: "the target and ... all other
+    agents in the same Area"). Returns ``({name: wounds after}, [names healed], steps)``."""
     sec = "Area Healing"
     t = next(f for f in figures if f.name == target)
     alien_side = ("alien", "master_alien")
+    steps: list[Step] = []
     if t.side in alien_side:
         group, who = alien_side, "aliens"
     elif rulings.reading("area_healing_allies") == "agents_npcs_drones":
         group, who = ("agent", "npc", "drone"), "agents, NPCs and drones"
     else:
-        group, who = ("agent",) if t.side == "agent" else (t.side,), "agents" if t.side == "agent" else f"{t.side}s"
-    healed = [f for f in figures if f.name == target or (f.area == t.area and f.side in group)]
+        group, who = ("agent",), "agents"
+    healed = [f for f in figures if (f.name == target and f.side in group + ("agent",) + alien_side)
+              or (f.area == t.area and f.side in group)]
+    if t.side in ("npc", "drone") and t not in healed:
+        rule, what = ((S.NPC_HEALTH, "an NPC cannot be healed with normal healing weapons, powers or items") if
+                      t.side == "npc" else (S.DEVICES, "a drone (Vigil 9.7.4.2, GD-5 9.7.4.3) cannot be healed with "
+                                                       "standard healing powers"))
+        steps.append(Step(f"{target} is not healed: {what}", rule, "Area Healing (8.5) is read as such a healing "
+                          "(ruling area_healing_allies = agents_only); it still reaches the other agents in the "
+                          "target's Area.", section=sec, marks=(target,), facts={"not_healed": target}))
     skipped = [f.name for f in figures if f.area == t.area and f not in healed]
-    steps = [Step(f"Healing {heal} on {target} reaches every other {who[:-1]} in Area {t.area}: "
-                  f"{', '.join(f.name for f in healed)}", S.AREA_HEALING,
-                  (f"Not healed in the same Area: {', '.join(skipped)}." if skipped else ""), section=sec,
-                  marks=[f.name for f in healed], facts={"healed": [f.name for f in healed]})]
+    steps.append(Step(f"Healing {heal} on {target} reaches every other {who[:-1]} in Area {t.area}: "
+                      f"{', '.join(f.name for f in healed) or 'no one'}", S.AREA_HEALING,
+                      (f"Not healed in the same Area: {', '.join(skipped)}." if skipped else ""), section=sec,
+                      marks=[f.name for f in healed], facts={"healed": [f.name for f in healed]}))
     out = {f.name: f.wounds for f in figures}
     for f in healed:
         out[f.name] = max(0, f.wounds - heal)
