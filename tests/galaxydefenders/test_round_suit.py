@@ -114,3 +114,38 @@ def test_at_most_one_wearer_and_each_change_by_the_right_agent(acts, wearer):
         assert not ok
         return
     assert ok and (t.result.suit.equipped_by == who)
+
+
+# ------------------------------------------------------------------ the suit's Flying ability (9.5; 7.1.1)
+
+def _map_suit(flying: bool, to: str = "6,0"):
+    """gd-round-map-suit with the Marine walking 4,0 -> 5,0 -> across the Barrier Hex Side 5,0|6,0, the open row-2
+    crossing closed by two more Barrier Hex Sides (so Areas B and C are parted for a figure on the ground)."""
+    import tomllib
+
+    from explorer.games import get_game
+
+    g = get_game("galaxydefenders")
+    doc = tomllib.loads(g.scenario_text("gd-round-map-suit"))
+    doc["agents"][0]["at"] = "4,0"
+    doc["power_suit"]["flying"] = flying
+    doc["map"]["edges"] += [{"edge": "5,2|6,2", "kind": "barrier"}, {"edge": "5,2|6,1", "kind": "barrier"}]
+    doc["turns"] = [{"agent": "Marine", "activities": [{"kind": "move", "to": to}]}]
+    doc.pop("close_encounter", None)
+    for t in doc.get("turns", []):
+        t.pop("close_encounter", None)
+    _, sc = load_any("r.toml", text=to_toml(doc))
+    return g.resolve(sc)
+
+
+def test_a_suit_with_the_flying_ability_crosses_a_barrier_hex_side():
+    """9.5: a Power Suit's sheet may give the Flying ability ("the ability to move through Barrier Hexes"); 7.1.1:
+    agents acquire Flying in a temporary way, thanks to power suits. Before session 14 the file could not say it and
+    an agent in such a suit was refused at the Barrier (5.1)."""
+    t = _map_suit(True)
+    walk = next(s for s in t.steps if s.title.startswith("Marine walks"))
+    assert walk.facts["path"] == ["4,0", "5,0", "6,0"]
+    assert "Flying" in walk.detail and "Power Suit" in walk.detail
+    with pytest.raises(RuleViolation) as e:
+        _map_suit(False)
+    assert "only Flying figures cross Barrier Hex Sides" in str(e.value)

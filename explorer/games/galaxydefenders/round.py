@@ -51,8 +51,7 @@ Swarm units (11.6, :mod:`.round_map`): ``swarm`` on an alien gives its second fi
 with its own Health points; one alien for Close Encounter cards, ruling ``prime_swarm_paralyzed``.
 
 Not yet in this increment (issue 21): the Event phase's signals on the map,
-engagement and Evade (Core Set rules; weapon Range: see :mod:`.round_map`), the empty Power Suit on the map, the Power
-Suit's Flying ability.
+engagement and Evade (Core Set rules; weapon Range: see :mod:`.round_map`), the empty Power Suit on the map.
 
 The round is a kernel sequence (:data:`ROUND_SEQUENCE`: Refresh phase; the Battle phase, one entry per agent turn,
 Close Encounter card and alien activation; Event phase) of plain step functions over the frozen :class:`RoundState`;
@@ -93,6 +92,7 @@ Scenario kind ``round`` (TOML)::
     equipped_by = "Marine"            # optional: its wearer
     suit_model = "mark_i"             # optional: mark_i (+2 movement) | mark_ii (+3), 9.5.2.1
     energy_shields = 3                # optional: refreshed each Refresh phase (9.5.2.3); shields_left = 1
+    flying = false                    # optional: the sheet's Flying ability (9.5; 7.1.1): crosses Barrier Hex Sides
     [master_alien]                    # optional: a Master Alien in play and the Menace token (11.3.1)
     name = "Wormoon"
     holder = "Marine"                 # default: the Alpha Agent
@@ -412,6 +412,9 @@ class RoundSuitModel(PowerSuitModel):
     energy_shields: int | None = Field(None, ge=0, le=10)
     shields_left: int | None = Field(None, ge=0, le=10)
     seize: bool = False
+    flying: bool = False
+    """The sheet gives the Flying ability (9.5: "the ability to move through Barrier Hexes"; 7.1.1: agents acquire
+    Flying in a temporary way, thanks to power suits): its wearer's walk may cross Barrier Hex Sides (5.1)."""
     weapon: RoundWeapon | None = None
 
 

@@ -450,7 +450,11 @@ def walk(state: RoundState, ctx: RoundContext, agent, act, field: str, sec: str)
         _refuse(ctx, f"{goal} is occupied by {busy[goal]}: no figure ends its movement on an occupied Hex",
                 S.AGENT_TURN, f, sec)
     reading = ctx.rulings.reading("agent_path_figures")
-    g = amap.graph(agent.flying)
+    suit = state.suit
+    suit_flies = bool(suit is not None and suit.equipped_by == name and ctx.scenario.power_suit is not None
+                      and ctx.scenario.power_suit.flying and not agent.flying)
+    flies = agent.flying or suit_flies
+    g = amap.graph(flies)
     if reading == "aliens_block":
         g.remove_nodes_from([h for p in state.figures if p.side in ("alien", "master_alien") for h in p.hexes])
     try:
@@ -460,7 +464,7 @@ def walk(state: RoundState, ctx: RoundContext, agent, act, field: str, sec: str)
         if reading == "aliens_block":
             crossing.remove_nodes_from([h for p in state.figures if p.side in ("alien", "master_alien")
                                         for h in p.hexes])
-        if not agent.flying and nx.has_path(crossing, start, goal):
+        if not flies and nx.has_path(crossing, start, goal):
             _refuse(ctx, f"no legal walking path from {start} to {goal}: only Flying figures cross Barrier Hex Sides",
                     S.BARRIER_HEX_SIDE, f, sec)
         _refuse(ctx, f"no legal walking path from {start} to {goal} (Blocking Hexes, walls, locked doors"
@@ -472,7 +476,6 @@ def walk(state: RoundState, ctx: RoundContext, agent, act, field: str, sec: str)
     extra = POSE_COST[act.pose] if act.pose and ctx.scenario.fighting_poses else 0
     points = agent.movement
     parts = [f"movement {agent.movement}"]
-    suit = state.suit
     model = ctx.scenario.power_suit.suit_model if ctx.scenario.power_suit else None
     if suit is not None and suit.equipped_by == name and model is not None:
         points += SUIT_BONUS[model]
@@ -491,10 +494,18 @@ def walk(state: RoundState, ctx: RoundContext, agent, act, field: str, sec: str)
     step = Step(f"{name} walks {start} → {goal}: {plural(len(path) - 1, 'Hex', 'Hexes')}, "
                 f"{cost} of {plural(points, 'movement point')}", rule,
                 "Path " + " → ".join(map(str, path)) + f" (the shortest legal walking path); points: "
-                f"{', '.join(parts)}" + ("; 2 a Hex while Crouching." if per == 2 else "." + CORE_SET_COST),
+                f"{', '.join(parts)}" + ("; 2 a Hex while Crouching." if per == 2 else "." + CORE_SET_COST)
+                + (" Flying: the Power Suit's sheet gives it (9.5; 7.1.1), so Barrier Hex Sides may be crossed (5.1)."
+                   if suit_flies and _crosses_barrier(amap, path) else ""),
                 {"path": [str(h) for h in path], "points": cost, "of": points}, (name, *map(str, path[1:])), sec)
     state = _noted(_moved(state, {name: goal}), Moved(name, path, cost), step=step.title)
     return state, (step,)
+
+
+def _crosses_barrier(amap, path) -> bool:
+    """Whether a walk steps across a Barrier Hex Side (an edge only a Flying figure's graph has, 5.1)."""
+    ground = amap.graph(False)
+    return any(not ground.has_edge(a, b) for a, b in zip(path, path[1:]))
 
 
 # ------------------------------------------------------------------------------------------------ attacks
