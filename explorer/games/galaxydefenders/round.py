@@ -106,7 +106,9 @@ Scenario kind ``round`` (TOML)::
     at = "4,1"
     kind = "npc"
     [[npc_deck]]                      # on a map: the NPC deck, top first (10.1.1): name, health, tactic, flying,
-    name = "Knight"                   #   rules, weapon (as [[npcs]])
+    name = "Knight"                   #   rules, weapon (as [[npcs]]); twin_of = "Marine": the agent it is the NPC
+                                      #   version of, refused while that agent is in play unless drone = true or
+                                      #   twins_in_arms = true (10.1.1.1 Twins in Arms, optional, default OFF)
     [[npc_discard]]                   # on a map: the NPC discard pile (as [[npc_deck]]); with the cards of NPCs
     name = "Archon"                   #   dying in the round it is reshuffled when the deck runs out (order:
                                       #   npc_reshuffles, else the seed)
@@ -321,6 +323,11 @@ class RoundNpc(Strict):
     flying: bool = False
     rules: list[RuleModel] = Field(default_factory=list, max_length=12)
     weapon: RoundWeapon | None = None
+    twin_of: Name | None = None
+    """The playable agent this NPC card is the "ally" version of (10.1.1.1 Twins in Arms): with the optional rule
+    OFF (``twins_in_arms``, the default) it cannot be in a round where that agent is in play, unless a ``drone``."""
+    drone: bool = False
+    """A drone NPC: multiples can always be present, whatever Twins in Arms (10.1.1.1)."""
 
 
 class ActivityModel(Strict):
@@ -375,6 +382,11 @@ class RoundNpcCard(Strict):
     flying: bool = False
     rules: list[RuleModel] = Field(default_factory=list, max_length=12)
     weapon: RoundWeapon | None = None
+    twin_of: Name | None = None
+    """The playable agent this NPC card is the "ally" version of (10.1.1.1 Twins in Arms): with the optional rule
+    OFF (``twins_in_arms``, the default) it cannot be in a round where that agent is in play, unless a ``drone``."""
+    drone: bool = False
+    """A drone NPC: multiples can always be present, whatever Twins in Arms (10.1.1.1)."""
 
 
 class RoundDrone(Strict):
@@ -449,6 +461,8 @@ class RoundScenario(GdScenarioHeader):
     cards: list[CardModel] = Field(default_factory=list, max_length=MAX_CARDS)
     master_alien: RoundMasterAlien | None = None
     fighting_poses: bool = False
+    twins_in_arms: bool = False
+    """10.1.1.1 Twins in Arms [Optional rule=OFF]: ON, an NPC card may be the twin (``twin_of``) of an agent in play."""
     turns: list[TurnModel] = Field(default_factory=list, max_length=6)
     event: RoundEventModel | None = None
     map: CombatMapModel | None = None
@@ -475,6 +489,32 @@ class RoundScenario(GdScenarioHeader):
     _source: str = PrivateAttr("scenario")
 
 
+def check_twins(sc: RoundScenario, source: str) -> None:
+    """10.1.1.1 Twins in Arms [Optional rule=OFF]: while OFF (the default) the NPC version of every agent in play is
+    removed from the NPC deck at setup, drones excepted, so no NPC card of the round (``[[npc_deck]]``,
+    ``[[npc_discard]]``, ``[[npcs]]``) may be the twin of an agent in play.
+
+    Raises:
+        ScenarioError: naming ``<list>[i].twin_of``: a twin of an agent in play while the rule is OFF, or a
+            ``twin_of`` naming an NPC card (it names a playable agent).
+    """
+    agents = {a.name for a in sc.agents}
+    npcs = {c.name for c in sc.npc_deck + sc.npc_discard} | {n.name for n in sc.npcs}
+    for key, cards in (("npc_deck", sc.npc_deck), ("npc_discard", sc.npc_discard), ("npcs", sc.npcs)):
+        for i, c in enumerate(cards):
+            if c.twin_of is None:
+                continue
+            if c.twin_of in npcs:
+                raise ScenarioError(f"{key}[{i}].twin_of", f"{c.twin_of!r} is an NPC card: twin_of names the "
+                                    "playable agent this NPC is the ally version of (10.1.1.1)",
+                                    "a playable agent's name", source)
+            if c.twin_of in agents and not c.drone and not sc.twins_in_arms:
+                raise ScenarioError(f"{key}[{i}].twin_of", f"{c.name} is the NPC version of {c.twin_of}, who is in "
+                                    "play: with Twins in Arms OFF it is removed from the NPC deck (10.1.1.1 Twins in "
+                                    "Arms [Optional rule=OFF])", "twins_in_arms = true, drone = true, or no such "
+                                    "card", source)
+
+
 def parse_round(data: dict, source: str) -> RoundScenario:
     """Validate a ``round`` scenario (the file's shape; the rules' refusals come while it is played).
 
@@ -496,6 +536,7 @@ def parse_round(data: dict, source: str) -> RoundScenario:
     for i, n in enumerate(sc.npcs):
         if n.controller not in agents:
             raise ScenarioError(f"npcs[{i}].controller", f"no agent named {n.controller!r}", agents, source)
+    check_twins(sc, source)
     table = card_table(sc.cards, source)
     for i, a in enumerate(sc.agents):
         for key in ("cards", "face_down", "rotated"):
