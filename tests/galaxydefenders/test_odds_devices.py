@@ -147,6 +147,7 @@ def test_odds_verb_device_is_the_turns_exact_odds(capsys):
     want = json.loads(json.dumps(summary(turn_odds(t, [seq[0], _with(seq[1], target="target")], CAL, exact=True))))
     assert {k: s[k] for k in want} == want
     assert s["attacks"] == ["agent", "Vigil"] and s["rulings"] == {"combat_activity": "separate"}
+    assert s["drone"]["sections"][:2] == ["9.7.4 Devices", "9.7.4.2 Vigil"]
     assert main(argv[:-2] + ["--device-first"]) == 0
     out = capsys.readouterr().out
     assert "9.7.4.2 Vigil" in out and "first, then the agent's attack" in out and "never jams" in out

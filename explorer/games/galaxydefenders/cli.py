@@ -186,8 +186,12 @@ def odds(dice: str | None, fixed_hits: str | None, bonus_hits: str, bonus_dice: 
     s = summary(d)
     if drone is not None:
         s["attacks"] = [drone.attacker, "agent"] if device_first else ["agent", drone.attacker]
+        from .odds import DRONE_RULE
+
         s["drone"] = {"device": device, "weapon": drone.weapon, "dice": dict(drone.dice),
-                      "fixed_hits": drone.fixed_hits, "damage": drone.damage}
+                      "fixed_hits": drone.fixed_hits, "damage": drone.damage,
+                      "sections": ["9.7.4 Devices", DRONE_RULE[device], "8.2 Critical", "11.7 Multiple Energy "
+                                   "Shielded Armor"]}
     s["rulings"] = dict(r.consulted)
     s["calibration"] = cal.source
     if as_json:
@@ -221,9 +225,11 @@ def odds(dice: str | None, fixed_hits: str | None, bonus_hits: str, bonus_dice: 
             plural(drone.fixed_hits or 0, "fixed hit")
         order = "first, then the agent's attack" if device_first else "after the agent's attack"
         click.echo(f"Device: {drone.attacker} ({drone.weapon}: {shape}) attacks the same target {order}, "
-                   f"activated with the Action  [{DRONE_RULE[device]}]; its weapon never jams"
+                   f"activated with the Action  [Galaxy Defenders: 9.7.4 Devices; {DRONE_RULE[device]}]; its weapon "
+                   "never jams"
                    + ("; its attack deals Area Damage (the target is reached once)" if drone.damage == "area" else "")
-                   + "; the target keeps what the first attack left (used shields, wounds, tokens)" + tile)
+                   + "; the target keeps what the first attack left (used shields 11.7, wounds, tokens; one Critical "
+                   "per wounding attack 8.2)" + tile)
     click.echo(f"Calibration: {cal.source}" + ("  (ASSUMED faces: see data/calibration.toml)"
                                                if cal.source.endswith("(packaged default)") else ""))
     click.echo("")
