@@ -177,3 +177,36 @@ def test_odds_verb_device_refusals_are_one_line(capsys, argv, field, text):
     assert main(["galaxydefenders", "odds", "--dice", "red=1", *argv]) == 2
     err = capsys.readouterr().err
     assert f"'{field}'" in err and text in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("spelling", ["GD-5", " gd-5 ", "gd5"])
+def test_odds_verb_device_spellings(capsys, spelling):
+    """Any case, spaces around, and the old spelling gd5 (a round file still reads it) name GD-5; before, a
+    spelling other than the exact id passed the check and crashed the output (KeyError)."""
+    import json
+
+    from explorer.cli import main
+
+    assert main(["galaxydefenders", "odds", "--dice", "red=1", "--device", spelling, "--json"]) == 0
+    s = json.loads(capsys.readouterr().out)
+    assert s["drone"]["device"] == "gd-5" and s["drone"]["sections"][1] == "9.7.4.3 GD-5"
+    assert main(["galaxydefenders", "odds", "--dice", "red=1", "--device", spelling]) == 0
+    assert "9.7.4.3 GD-5" in capsys.readouterr().out
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.text(max_size=12), st.sampled_from([None, "red=1", "pink=2", "red=0", "red=13", "x"]),
+       st.sampled_from([None, "1", "-1", "a"]))
+def test_property_odds_verb_device_options_answer_or_refuse_in_one_line(device, dice, hits):
+    """Any --device text with any --drone-dice / --drone-fixed-hits: the odds, or exit 2 (a one-line refusal);
+    never a traceback."""
+    import contextlib
+    import io
+
+    from explorer.cli import main
+
+    argv = ["galaxydefenders", "odds", "--dice", "red=1", "--device", device]
+    argv += ["--drone-dice", dice] if dice is not None else []
+    argv += ["--drone-fixed-hits", hits] if hits is not None else []
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        assert main(argv) in (0, 2)

@@ -177,6 +177,7 @@ def odds(dice: str | None, fixed_hits: str | None, bonus_hits: str, bonus_dice: 
                          tuple(stacks), None, _int(standard_shields, "--standard-shields", 0, 5))
     r = make_rulings(parse_rulings(list(ruling), [get_game("galaxydefenders")]))
     drone = _drone_attack(device, device_first, drone_dice, drone_fixed_hits, r, cal)
+    device = device_kind(device) if device is not None else None
     if drone is None:
         d = attack_odds(target, attack, cal, high_impact, r, exact=exact)
     else:
@@ -245,6 +246,13 @@ def odds(dice: str | None, fixed_hits: str | None, bonus_hits: str, bonus_dice: 
         click.echo("\nRuling options used: " + ", ".join(f"{k}={v}" for k, v in sorted(r.consulted.items())))
 
 
+def device_kind(device: str) -> str:
+    """``--device`` as a drone id: lower case, trimmed; the old spelling ``gd5`` reads as ``gd-5`` (as in a round
+    file)."""
+    kind = device.strip().lower()[:40]
+    return "gd-5" if kind == "gd5" else kind
+
+
 def _drone_attack(device: str | None, first: bool, dice: str | None, fixed_hits: str | None, r, cal):
     """The ``--device`` drone's attack (:func:`.odds.drone_fields` over :func:`odds_attack`), or ``None``.
 
@@ -263,7 +271,7 @@ def _drone_attack(device: str | None, first: bool, dice: str | None, fixed_hits:
             if given:
                 raise ScenarioError(option, "there is no drone to attack", "--device vigil or --device gd-5 with it")
         return None
-    kind = device.strip().lower()
+    kind = device_kind(device)
     pool = _pool(dice, "--drone-dice") if dice is not None else None
     for c in pool or {}:
         cal.die(c, "--drone-dice")
