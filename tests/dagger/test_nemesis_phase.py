@@ -150,6 +150,30 @@ def test_nearby_space_itself_both_readings():
     assert [h.damage for h in st.heroes] == [0, 1, 0]
 
 
+def test_heroes_nearby_the_nemesis_follow_the_nearby_pieces_reading():
+    # Additional Rules › Nearby and Overrun, ruling nearby_pieces (handed case DG-08): the heroes nearby the nemesis
+    # are on its space and the adjacent ones by default; under adjacent_only a hero on the nemesis's own space is not
+    from explorer.games.dagger.nemesis import apply_effects
+    from explorer.games.dagger.state import Effect, evolve
+    sc = builtin("dg-three-rounds")
+    nem = sc.state.nemesis_enemy()
+    adjacent = sc.world.adjacent(nem.space)[0]
+    heroes = (evolve(sc.state.heroes[0], space=nem.space), evolve(sc.state.heroes[1], space=adjacent),
+              *sc.state.heroes[2:])
+    board = sc.state.evolve(heroes=heroes)
+    far = [h.name for h in heroes[2:] if h.space not in (nem.space, *sc.world.adjacent(nem.space))]
+    eff = (Effect("damage_heroes", 1, "nearby_nemesis"),)
+    hit = {}
+    for reading in ("same_and_adjacent", "adjacent_only"):
+        r = rulings({"nearby_pieces": reading})
+        st, _ = apply_effects(board, PhaseContext(world=sc.world, rulings=r), eff, "test", S.EVENT_TEXT, "x")
+        hit[reading] = [h.name for h, h0 in zip(st.heroes, board.heroes) if h.damage > h0.damage]
+        assert r.consulted == {"nearby_pieces": reading}
+    assert hit["same_and_adjacent"] == [heroes[0].name, heroes[1].name]
+    assert hit["adjacent_only"] == [heroes[1].name]
+    assert far == [h.name for h in heroes[2:]]          # the others stand away from the nemesis
+
+
 def test_region_distance_reading_is_consulted_and_applied():
     t = resolve("dg-activation", {"region_distance": "within_region"})
     assert t.rulings["region_distance"] == "within_region"

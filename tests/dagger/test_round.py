@@ -370,3 +370,18 @@ def test_a_boosted_move_past_six_is_played_not_crashed():
     d["heroes"][1]["move"] = 6
     o = run(d).result
     assert o.refused == "" and o.turns[1].boost and o.turns[1].action.result == "moved to Cairo"
+
+
+def test_abilities_hit_the_enemies_nearby_under_each_reading_of_nearby_pieces():
+    # Additional Rules › Nearby and Overrun, ruling nearby_pieces (handed case DG-08): dg-abilities' Hero A on Cairo,
+    # E on Cairo and F on an adjacent space, both primed. By default both are hit (and both primed tokens go); under
+    # adjacent_only only F is: E keeps its primed token and takes no damage
+    sc = get_game("dagger").load_builtin("dg-abilities")[1]
+    ends = {}
+    for reading in ("same_and_adjacent", "adjacent_only"):
+        frames, refusal, _start, ctx = play_rounds(sc, {"nearby_pieces": reading})
+        assert refusal is None and ctx.rulings.consulted["nearby_pieces"] == reading
+        g = next(f.state.game for f in frames if f.name.startswith("Hero Phase › turn 1"))
+        ends[reading] = {e.id: (e.damage, e.primed) for e in g.enemies if e.id in ("E", "F")}
+    assert ends["same_and_adjacent"] == {"E": (1, False), "F": (1, False)}
+    assert ends["adjacent_only"] == {"E": (0, True), "F": (1, False)}

@@ -111,7 +111,9 @@ def _hero_targets(state: GameState, ctx: PhaseContext, where: str) -> tuple[list
         spaces = ctx.world.nearby_spaces(arg, include_self=own)
         return [h for h in on_board if h.space in spaces], f"heroes on the spaces nearby {arg} ({', '.join(spaces)})"
     if kind in ("nemesis_space", "nearby_nemesis") and nem is not None:
-        spaces = (nem.space,) if kind == "nemesis_space" else ctx.world.nearby_spaces(nem.space, include_self=True)
+        spaces = ((nem.space,) if kind == "nemesis_space" else   # pieces nearby a piece: ruling nearby_pieces
+                  ctx.world.nearby_spaces(nem.space,
+                                          include_self=ctx.rulings.reading("nearby_pieces") == "same_and_adjacent"))
         return [h for h in on_board if h.space in spaces], f"heroes {'on' if kind == 'nemesis_space' else 'nearby'} " \
             f"the nemesis ({', '.join(spaces)})"
     return [], f"no hero ({where})"

@@ -143,6 +143,22 @@ NEARBY_SPACE_ITSELF = RulingOption(
                 "an adjacent space; for pieces, the same space is the other pieces' space.",
 )
 
+NEARBY_PIECES = RulingOption(
+    key="nearby_pieces",
+    title="Which pieces are 'nearby' a hero or enemy (an effect on each enemy nearby, the heroes nearby the nemesis)",
+    section="Additional Rules › Nearby and Overrun",
+    readings={
+        "same_and_adjacent": "Nearby is the same or an adjacent space: the other pieces on the piece's own space "
+                             "and those on the adjacent spaces; 'not nearby itself' only keeps a piece from being "
+                             "nearby itself.",
+        "adjacent_only": "The rule that a space is not nearby itself is read for the piece's own space: only the "
+                         "pieces on the adjacent spaces are nearby.",
+    },
+    default="same_and_adjacent",
+    why_default="The rulebook defines nearby as 'the same space or an adjacent space'; for pieces the literal reading "
+                "would leave 'the same space' with no use, while 'not nearby itself' still has one (a hero is not "
+                "nearby itself). Handed case DG-08 recommends it.",
+)
 
 # --- Additional Rules › Empowered and Primed -------------------------------------------------------------------
 

@@ -781,7 +781,7 @@ def take_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[RoundS
         action = ActionModel.for_turn(turn.slot, turn.hero, turn, **fields)
         hsc = HeroScenario(sc.board, (), sc.die, False)
         try:
-            g, more, rec_a = resolve_action(g, hsc, number - 1, action, charge=turn.charge)
+            g, more, rec_a = resolve_action(g, hsc, number - 1, action, charge=turn.charge, rulings=ctx.rulings)
         except RuleViolation as v:
             raise _refuse(state, number, v.rejection.field or "slot", v.reason, v.rule) from None
         except ScenarioError as e:       # the file is valid: what is missing is missing from the game now
@@ -842,7 +842,7 @@ def _use_ability(state: RoundState, ctx: RoundContext, hero_name: str, ab: Abili
     sec = _section(state)
     world = ctx.scenario.world
     hero = next(h for h in g.heroes if h.name == hero_name)
-    targets = HP.enemies_nearby(g, world, hero_name)
+    targets = HP.enemies_nearby(g, world, hero_name, ctx.rulings)
     q = ctx.quiet
     steps = [] if q else [Step(f"{hero_name} {how} the {ab.name} ability", S.HERO_ABILITIES,
                   ("EMPOWERED icon. " if ab.icon == "empowered" else "PRIMED icon. " if ab.icon == "primed" else "")
@@ -874,7 +874,7 @@ def _use_ability(state: RoundState, ctx: RoundContext, hero_name: str, ab: Abili
         if not q:
             steps.append(Step(f"Combo ability: team-up +1 → {g.team_up}", S.EMPOWERED_AND_PRIMED, "",
                               {"team_up": g.team_up}, (), sec))
-    g, more = HP.hit_each_enemy_nearby(g, world, hero_name, ab.amount)
+    g, more = HP.hit_each_enemy_nearby(g, world, hero_name, ab.amount, rulings=ctx.rulings)
     steps += [] if q else [replace(x, section=sec) for x in more]
     hit = tuple(e.id for e in targets)
     result = f"{ab.name}: each enemy nearby suffers {ab.amount} damage: " + (", ".join(hit) or "none nearby")

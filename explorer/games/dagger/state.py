@@ -62,7 +62,7 @@ class Effect:
         amount: -20..20 (threat, team-up) or 0..20 (damage, progress).
         where: for ``damage_heroes``: ``"all"``, ``"space:<name>"``, ``"nearby:<name>"`` (the spaces nearby a
             space; ruling ``nearby_space_itself``), ``"nemesis_space"`` or ``"nearby_nemesis"`` (heroes nearby the
-            nemesis: its own space and the adjacent ones).
+            nemesis: its own space and the adjacent ones; ruling ``nearby_pieces``).
         mission: for ``progress``: the mission's name. base: for ``overrun``: the base's name.
         text: what the card says, in the user's words.
     """
