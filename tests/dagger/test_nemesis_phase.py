@@ -113,6 +113,22 @@ def test_hero_defeat_shattered_and_eliminated():
     assert "round 2" in g["deadline"].text
 
 
+def test_a_defeated_hero_loses_its_empowered_token():
+    # Additional Rules › Damage and Defeat, step (3): all tokens are removed from the character sheet; Empowered and
+    # Primed: the empowered token sits on the player sheet. dg-hero-defeat with both heroes empowered: Hero A flips to
+    # its shattered side, Hero B (already shattered) is eliminated; neither keeps the token
+    from explorer.games.dagger.nemesis import play_phase
+    from explorer.games.dagger.nemesis_scenario import phase_context
+    from explorer.games.dagger.state import evolve
+    sc = builtin("dg-hero-defeat")
+    start = sc.state.evolve(heroes=tuple(evolve(h, empowered=True) for h in sc.state.heroes))
+    end = play_phase(start, phase_context(sc, None))[-1].state
+    heroes = {h.name: h for h in end.heroes}
+    assert heroes["Hero A"].shattered and not heroes["Hero A"].empowered
+    assert heroes["Hero B"].eliminated and not heroes["Hero B"].empowered
+    assert all(h.empowered for h in start.heroes)                                # the tokens were there to lose
+
+
 @pytest.mark.parametrize("name, reason", [
     ("dg-loss-threat", "threat reached 20"),
     ("dg-loss-bases", "all bases overrun"),

@@ -150,7 +150,7 @@ def defeat_hero(state: GameState, ctx: PhaseContext, hero: Hero, section: str) -
              S.DAMAGE_AND_DEFEAT, "(1) of the seven defeat steps. Per player effects still count eliminated players.",
              {"threat": state.threat}, (hero.name,), section)]
     if hero.shattered:
-        h = evolve(hero, space="", eliminated=True)
+        h = evolve(hero, space="", eliminated=True, empowered=False)
         deadline = state.round + 1
         state = state.with_hero(h)
         if state.elimination_deadline is None or deadline < state.elimination_deadline:
@@ -160,7 +160,9 @@ def defeat_hero(state: GameState, ctx: PhaseContext, hero: Hero, section: str) -
                               f"The Final Showdown must start by the end of the next Hero Phase (round {deadline}).",
                               {"eliminated": hero.name, "deadline": deadline}, (hero.name,), section))
     else:
-        h = evolve(hero, space="", damage=0, shattered=True, health=hero.next_health or hero.health)
+        # (3) every token leaves the character sheet: its damage and its empowered token (Empowered and Primed: the
+        # empowered token is placed on the player sheet)
+        h = evolve(hero, space="", damage=0, shattered=True, health=hero.next_health or hero.health, empowered=False)
         state = state.with_hero(h).evolve(hero_missions=tuple(m for m in state.hero_missions if m.hero != hero.name))
         if not ctx.quiet:
             steps.append(Step(f"{hero.name} flips to the shattered side", S.DAMAGE_AND_DEFEAT,
