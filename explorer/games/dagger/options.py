@@ -247,6 +247,27 @@ NEMESIS_STUNNED_MID_ACTIVATION = RulingOption(
                 "activation (3.activation.N+1), which a file can name instead.",
 )
 
+INTERRUPTED_ITEM = RulingOption(
+    key="interrupted_item",
+    title="An enemy activation interrupted before its item lands, the enemy still standing: which item lands?",
+    section="Nemesis Phase › 3. Resolve Event Cards › Activate enemies; Additional Rules › Team-up Abilities "
+            "(interrupt)",
+    readings={
+        "as_determined": "The item determined as the activation began lands as it was determined (the same hero "
+                         "attacked, base overrun or step taken); if the interrupt left the board so that it cannot "
+                         "(the hero left its space, the base is overrun, the enemy is elsewhere), the activation "
+                         "resolves nothing.",
+        "redetermined": "When the item lands, the enemy resolves the first item it can on the board as the "
+                        "interrupt left it (attack, overrun, move), as if the activation began then.",
+    },
+    default="as_determined",
+    why_default="An activation resolves one item, the first it can ('not all'), found as the activation begins; "
+                "Team-up Abilities lets a card interrupt a game effect under way, which can stop it (a defeated "
+                "enemy resolves nothing, a stunned nemesis no attack, overrun or move), but gives an interrupt no "
+                "power to swap the effect for another. With the stand-in cards (damage to each enemy nearby) the "
+                "two readings differ only when the item cannot land.",
+)
+
 
 ALL_OPTIONS: tuple[RulingOption, ...] = tuple(v for v in dict(globals()).values() if isinstance(v, RulingOption))
 """Every Marvel D.A.G.G.E.R. ruling option, in definition order."""
