@@ -25,7 +25,7 @@ A ``hero`` document is a ``nemesis`` document (the board: map, heroes, enemies, 
     [[actions]]
     do = "ability"                    # a hero ability's effect (no roll):
     effect = "damage_each_enemy_nearby"   # the one effect so far: each enemy nearby suffers `amount` damage
-    amount = 1                        # (nearby pieces: the hero's space or an adjacent one; handed case DG-08)
+    amount = 1                        # (nearby pieces: ruling nearby_pieces, handed case DG-08)
 
 ``Trace.outcome``: ``actions`` (per action: ``do``, ``hero``, ``target``, ``dice``, ``need``, ``p`` and
 ``p_with_empowered`` as ``{"exact", "float"}``, ``successes``, ``result``), ``threat_start``, ``threat``,
