@@ -190,6 +190,33 @@ def test_heroes_nearby_the_nemesis_follow_the_nearby_pieces_reading():
     assert far == [h.name for h in heroes[2:]]          # the others stand away from the nemesis
 
 
+def test_progress_from_a_card_effect_completes_a_side_or_hero_mission_at_once():
+    # Additional Rules › Missions › Side Missions: a side mission with enough progress on it is completed (team-up,
+    # discarded), whatever placed the progress; Hero Missions: completed the same way. dg-01's side mission (4
+    # progress) and Hero A's mission (5) take their value from an effect (an event's text, a D.A.G.G.E.R. effect)
+    from explorer.games.dagger.nemesis import apply_effects
+    from explorer.games.dagger.state import Effect
+    sc = builtin("dg-01")
+    ctx = PhaseContext(world=sc.world, rulings=rulings())
+    side = next(m for m in sc.state.side_slots if m is not None and m.name == "Side mission with threat")
+    st, steps = apply_effects(sc.state, ctx, (Effect("progress", 4, mission=side.name),), "Card", S.EVENT_TEXT, "s")
+    assert all(m is None or m.name != side.name for m in st.side_slots)
+    assert st.team_up == sc.state.team_up + side.team_up
+    assert [x.rule.section for x in steps] == ["Nemesis Phase › 3. Resolve Event Cards › Event text",
+                                              "Additional Rules › Missions › Side Missions"]
+    assert all(x.section == "s" for x in steps)
+    st, _ = apply_effects(sc.state, ctx, (Effect("progress", 3, mission=side.name),), "Card", S.EVENT_TEXT, "s")
+    assert any(m is not None and m.name == side.name and m.progress == 3 for m in st.side_slots)   # not enough
+    st, steps = apply_effects(sc.state, ctx, (Effect("progress", 5, mission="Hero A's mission"),), "Card",
+                              S.EVENT_TEXT, "s")
+    assert [m.name for m in st.hero_missions] == []
+    assert steps[-1].rule.section == "Additional Rules › Missions › Hero Missions"
+    # a nemesis mission with enough progress still waits for step 2 (no completion, no extra step)
+    top = sc.state.nemesis_deck[0]
+    st, steps = apply_effects(sc.state, ctx, (Effect("progress", 9, mission=top.name),), "Card", S.EVENT_TEXT, "s")
+    assert st.nemesis_deck[0].name == top.name and len(steps) == 1
+
+
 def test_region_distance_reading_is_consulted_and_applied():
     t = resolve("dg-activation", {"region_distance": "within_region"})
     assert t.rulings["region_distance"] == "within_region"

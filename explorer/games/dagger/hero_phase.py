@@ -41,7 +41,8 @@ from .worldmap import WorldMap
 
 __all__ = ["DieTable", "DEFAULT_DIE", "ActionOdds", "successes_distribution", "action_odds", "fight_odds",
            "defy_odds", "rest_distribution", "reachable", "move_hero", "fight", "defy", "rest", "suffer_damage",
-           "enemies_nearby", "hit_each_enemy_nearby", "pieces_nearby_spaces", "place_progress"]
+           "enemies_nearby", "hit_each_enemy_nearby", "pieces_nearby_spaces", "place_progress",
+           "complete_with_progress"]
 
 SECTION = "Hero Phase"
 MAX_DICE = 20
@@ -489,7 +490,19 @@ def place_progress(state: GameState, mission: str, amount: int) -> tuple[GameSta
     pv = "*" if m.progress_value is None else m.progress_value
     steps = [Step(f"{mission}: progress {m.progress} → {m2.progress}/{pv}", S.MISSIONS, "",
                   {"mission": mission, "progress": m2.progress}, (mission,), SECTION)]
-    done = m.progress_value is not None and m2.progress >= m.progress_value
+    more = complete_with_progress(state, mission)
+    return more[0], steps + more[1]
+
+
+def complete_with_progress(state: GameState, mission: str) -> tuple[GameState, list[Step]]:
+    """Mission ``mission`` (in play) once progress has been placed on it (Additional Rules › Missions): with
+    progress >= its progress value, a side mission is completed at once (team-up, discarded: Side Missions), a hero
+    mission too (discarded; its hero gains the hero-specific support card: Hero Missions); a nemesis mission or 1st
+    strike waits for step 2 of the Nemesis Phase (a step saying so). Nothing below its value (or an asterisk
+    mission). Steps are filed under the Hero Phase section (a caller in the Nemesis Phase re-files them)."""
+    m = next(x for x in state.active_missions() if x.name == mission)
+    steps: list[Step] = []
+    done = m.progress_value is not None and m.progress >= m.progress_value
     if done and m.kind == "side":
         state, more = _complete_side(state, mission)
         steps += more

@@ -30,6 +30,7 @@ from explorer.kernel import Context, Each, Frame, Sequence, play, play_last
 from explorer.text import join_words, plural
 from explorer.trace import RuleRef, Step
 
+from . import hero_phase as HP
 from . import sections as S
 from .state import (
     THREAT_LOSS, ActivationItem, BaseOverrun, ChoiceMade, Effect, Gauge, Enemy, EnemyActed, EnemySpawned, GameState,
@@ -217,6 +218,11 @@ def apply_effects(state: GameState, ctx: PhaseContext, effects: tuple[Effect, ..
                 if not q:
                     steps.append(Step(f"{source}: {e.amount:+d} progress on {m.name} → {m2.progress}", rule, said,
                                       {"mission": m.name, "progress": m2.progress}, (), section))
+                if m.kind in ("side", "hero"):
+                    # Missions › Side Missions / Hero Missions: enough progress completes it at once, whatever
+                    # placed the progress (a nemesis mission waits for step 2)
+                    state, more = HP.complete_with_progress(state, m.name)
+                    steps += [] if q else [replace(x, section=section) for x in more]
         elif e.kind == "overrun":
             state, more = overrun_base(state, e.base, source, section, quiet=q)
             steps += more

@@ -57,7 +57,7 @@ class Effect:
     Attributes:
         kind: ``"threat"`` (advance the threat track by ``amount``), ``"team_up"`` (advance the team-up track),
             ``"damage_heroes"`` (each hero selected by ``where`` suffers ``amount`` damage), ``"progress"`` (place
-            ``amount`` progress on ``mission``), ``"overrun"`` (place an overrun token on ``base``), ``"note"`` (text
+            ``amount`` progress on ``mission``; a side or hero mission with enough is completed at once), ``"overrun"`` (place an overrun token on ``base``), ``"note"`` (text
             only: no change to the state; the trace shows it).
         amount: -20..20 (threat, team-up) or 0..20 (damage, progress).
         where: for ``damage_heroes``: ``"all"``, ``"space:<name>"``, ``"nearby:<name>"`` (the spaces nearby a
