@@ -421,7 +421,8 @@ def _setup_scenario(m: SetupPartModel, board: NemesisScenario, source: str) -> S
 
     Raises:
         ScenarioError: the board already holds what Setup places (enemies besides the nemesis, side missions in
-            slots), ``shuffle_events``, more players than heroes, a nemesis event not among the file's events,
+            slots), ``shuffle_events``, more players than heroes, a hero not on a base or on a base that already has
+            a hero (Setup: each standee on one of the 5 bases without a hero), a nemesis event not among the file's events,
             fewer than 9 standard events, events named twice, a spawn of an unknown enemy type or space.
     """
     st = board.state
@@ -435,6 +436,17 @@ def _setup_scenario(m: SetupPartModel, board: NemesisScenario, source: str) -> S
     if st.players != len(st.heroes):
         raise ScenarioError("players", f"{st.players} players but {plural(len(st.heroes), 'hero', 'heroes')}",
                             "one hero per player with [setup]", source)
+    # Setup: each player places its hero's standee on one of the 5 bases that does not have a hero
+    on_base = {space: base for base, space in st.bases}
+    taken: dict[str, str] = {}
+    for i, h in enumerate(st.heroes):
+        if h.space not in on_base or h.space in taken:
+            why = (f"{h.space!r} is not a base" if h.space not in on_base else
+                   f"{on_base[h.space]} already has a hero ({taken[h.space]})")
+            raise ScenarioError(f"heroes[{i}].space", f"{why}: Setup places each hero on a base without a hero",
+                                ", ".join(f"{b} ({sp})" if b != sp else b for b, sp in st.bases
+                                          if sp not in taken), source)
+        taken[h.space] = h.name
     names = [c.name for c in st.event_deck]
     if len(set(names)) != len(names):
         raise ScenarioError("events", "an event card is listed twice", "distinct cards with [setup]", source)
