@@ -36,7 +36,7 @@ from explorer.text import plural
 from explorer.trace import Step
 
 from . import sections as S
-from .state import Enemy, GameState, Hero, evolve
+from .state import Enemy, GameState, Hero, HeroMissionCompleted, evolve
 from .worldmap import WorldMap
 
 __all__ = ["DieTable", "DEFAULT_DIE", "ActionOdds", "successes_distribution", "action_odds", "fight_odds",
@@ -507,7 +507,8 @@ def complete_with_progress(state: GameState, mission: str) -> tuple[GameState, l
         state, more = _complete_side(state, mission)
         steps += more
     elif done and m.kind == "hero":
-        state = state.evolve(hero_missions=tuple(x for x in state.hero_missions if x.name != mission))
+        state = state.evolve(hero_missions=tuple(x for x in state.hero_missions if x.name != mission),
+                             events=state.events + (HeroMissionCompleted(mission, m.hero),))
         steps.append(Step(f"Hero mission {mission} is completed: discarded; {m.hero or 'its hero'} gains the "
                           "hero-specific support card", S.HERO_MISSIONS, "", {"mission": mission}, (mission,),
                           SECTION))

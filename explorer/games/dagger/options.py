@@ -193,6 +193,21 @@ PRIMED_ABILITY_TOKEN = RulingOption(
                 "(empowered_ability_token). A combo ability always discards them (Empowered and Primed).",
 )
 
+HERO_SUPPORT_GAINED = RulingOption(
+    key="hero_support_gained",
+    title="A hero-specific support card gained by completing the hero mission: ready or exhausted?",
+    section="Additional Rules › Missions › Hero Missions ('the hero gains their hero specific support card'); "
+            "Additional Rules › Support Cards; Setup",
+    readings={
+        "exhausted": "It stays on the side Setup placed it (face down: exhausted); a Rest charges it, and fully "
+                     "charged it is readied.",
+        "ready": "Gaining it puts it into play face up: ready to be used at once.",
+    },
+    default="exhausted",
+    why_default="Setup places the hero-specific card face down, Support Cards knows only face up (ready) or "
+                "exhausted, and no rule flips the card when it is gained; readying is what charging does.",
+)
+
 OVERRUN_MISSION_DAGGER_EFFECT = RulingOption(
     key="overrun_mission_dagger_effect",
     title="A D.A.G.G.E.R. action a mission calls for, on an overrun base: is the base's D.A.G.G.E.R. effect resolved?",

@@ -57,8 +57,9 @@ class Effect:
     Attributes:
         kind: ``"threat"`` (advance the threat track by ``amount``), ``"team_up"`` (advance the team-up track),
             ``"damage_heroes"`` (each hero selected by ``where`` suffers ``amount`` damage), ``"progress"`` (place
-            ``amount`` progress on ``mission``; a side or hero mission with enough is completed at once), ``"overrun"`` (place an overrun token on ``base``), ``"note"`` (text
-            only: no change to the state; the trace shows it).
+            ``amount`` progress on ``mission``; a side or hero mission with enough is completed at once),
+            ``"overrun"`` (place an overrun token on ``base``), ``"note"`` (text only: no change to the state; the
+            trace shows it).
         amount: -20..20 (threat, team-up) or 0..20 (damage, progress).
         where: for ``damage_heroes``: ``"all"``, ``"space:<name>"``, ``"nearby:<name>"`` (the spaces nearby a
             space; ruling ``nearby_space_itself``), ``"nemesis_space"`` or ``"nearby_nemesis"`` (heroes nearby the
@@ -382,8 +383,17 @@ class ShowdownBegan:
     """The Final Showdown began (the last nemesis mission was completed)."""
 
 
+@dataclass(frozen=True, slots=True)
+class HeroMissionCompleted:
+    """Hero mission ``mission`` of ``hero`` was completed (Additional Rules › Missions › Hero Missions: discarded;
+    the hero gains its hero-specific support card)."""
+
+    mission: str
+    hero: str
+
+
 Event = (MissionChecked | BaseOverrun | HeroDefeated | HeroDamaged | EnemyActed | EnemySpawned | SideMissionRevealed
-         | ShowdownBegan)
+         | ShowdownBegan | HeroMissionCompleted)
 """What a Nemesis Phase records in :attr:`GameState.events`."""
 
 
