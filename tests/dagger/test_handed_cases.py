@@ -42,7 +42,9 @@ def test_dg_05_full_slots_and_spawns_without_standees():
 
 def test_dg_08_each_enemy_nearby_hits_the_same_and_adjacent_spaces():
     # Hero A on Cairo: E on Cairo, F on Mumbai (adjacent), G on London (two lines away): E and F are hit, not G
-    for reading in (None, {"nearby_space_itself": "same_and_adjacent"}, {"nearby_space_itself": "adjacent_only"}):
+    # (DG-08's recommended reading, the default of ruling nearby_pieces); nearby_space_itself changes nothing here
+    for reading in (None, {"nearby_space_itself": "same_and_adjacent"}, {"nearby_space_itself": "adjacent_only"},
+                    {"nearby_pieces": "same_and_adjacent"}):
         t = resolve("dg-08", reading)
         (a,) = t.result.actions
         assert a.do == "ability" and a.hit == ("E", "F")
@@ -50,8 +52,19 @@ def test_dg_08_each_enemy_nearby_hits_the_same_and_adjacent_spaces():
         assert damage == {"Nemesis": 0, "E": 1, "F": 1, "G": 0}
         assert t.steps[0].rule.section == "Additional Rules › Nearby and Overrun"
         assert t.outcome["actions"][0]["hit"] == ["E", "F"]
-    # the pieces' reading is fixed: no ruling option is consulted
-    assert resolve("dg-08").rulings == {}
+    # the case is ambiguous: the ruling option nearby_pieces is consulted, its default the recommended reading
+    assert resolve("dg-08").rulings == {"nearby_pieces": "same_and_adjacent"}
+
+
+def test_dg_08_literal_reading_excludes_the_heroes_own_space():
+    # DG-08's reading 2 (a space is not nearby itself, read for the hero's own space): only F is hit
+    t = resolve("dg-08", {"nearby_pieces": "adjacent_only"})
+    (a,) = t.result.actions
+    assert a.hit == ("F",)
+    damage = {e.id: e.damage for e in t.result.after_actions.enemies}
+    assert damage == {"Nemesis": 0, "E": 0, "F": 1, "G": 0}
+    assert t.rulings == {"nearby_pieces": "adjacent_only"}
+    assert "not on Cairo itself" in t.steps[0].detail and "nearby_pieces = adjacent_only" in t.steps[0].detail
 
 
 def test_dg_08_nearby_is_the_map_not_the_list_order():

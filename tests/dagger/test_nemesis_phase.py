@@ -113,6 +113,22 @@ def test_hero_defeat_shattered_and_eliminated():
     assert "round 2" in g["deadline"].text
 
 
+def test_a_defeated_hero_loses_its_empowered_token():
+    # Additional Rules › Damage and Defeat, step (3): all tokens are removed from the character sheet; Empowered and
+    # Primed: the empowered token sits on the player sheet. dg-hero-defeat with both heroes empowered: Hero A flips to
+    # its shattered side, Hero B (already shattered) is eliminated; neither keeps the token
+    from explorer.games.dagger.nemesis import play_phase
+    from explorer.games.dagger.nemesis_scenario import phase_context
+    from explorer.games.dagger.state import evolve
+    sc = builtin("dg-hero-defeat")
+    start = sc.state.evolve(heroes=tuple(evolve(h, empowered=True) for h in sc.state.heroes))
+    end = play_phase(start, phase_context(sc, None))[-1].state
+    heroes = {h.name: h for h in end.heroes}
+    assert heroes["Hero A"].shattered and not heroes["Hero A"].empowered
+    assert heroes["Hero B"].eliminated and not heroes["Hero B"].empowered
+    assert all(h.empowered for h in start.heroes)                                # the tokens were there to lose
+
+
 @pytest.mark.parametrize("name, reason", [
     ("dg-loss-threat", "threat reached 20"),
     ("dg-loss-bases", "all bases overrun"),
@@ -148,6 +164,57 @@ def test_nearby_space_itself_both_readings():
     ctx2 = PhaseContext(world=sc.world, rulings=rulings({"nearby_space_itself": "same_and_adjacent"}))
     st, _ = apply_effects(sc.state, ctx2, eff, "test", S.EVENT_TEXT, "x")
     assert [h.damage for h in st.heroes] == [0, 1, 0]
+
+
+def test_heroes_nearby_the_nemesis_follow_the_nearby_pieces_reading():
+    # Additional Rules › Nearby and Overrun, ruling nearby_pieces (handed case DG-08): the heroes nearby the nemesis
+    # are on its space and the adjacent ones by default; under adjacent_only a hero on the nemesis's own space is not
+    from explorer.games.dagger.nemesis import apply_effects
+    from explorer.games.dagger.state import Effect, evolve
+    sc = builtin("dg-three-rounds")
+    nem = sc.state.nemesis_enemy()
+    adjacent = sc.world.adjacent(nem.space)[0]
+    heroes = (evolve(sc.state.heroes[0], space=nem.space), evolve(sc.state.heroes[1], space=adjacent),
+              *sc.state.heroes[2:])
+    board = sc.state.evolve(heroes=heroes)
+    far = [h.name for h in heroes[2:] if h.space not in (nem.space, *sc.world.adjacent(nem.space))]
+    eff = (Effect("damage_heroes", 1, "nearby_nemesis"),)
+    hit = {}
+    for reading in ("same_and_adjacent", "adjacent_only"):
+        r = rulings({"nearby_pieces": reading})
+        st, _ = apply_effects(board, PhaseContext(world=sc.world, rulings=r), eff, "test", S.EVENT_TEXT, "x")
+        hit[reading] = [h.name for h, h0 in zip(st.heroes, board.heroes) if h.damage > h0.damage]
+        assert r.consulted == {"nearby_pieces": reading}
+    assert hit["same_and_adjacent"] == [heroes[0].name, heroes[1].name]
+    assert hit["adjacent_only"] == [heroes[1].name]
+    assert far == [h.name for h in heroes[2:]]          # the others stand away from the nemesis
+
+
+def test_progress_from_a_card_effect_completes_a_side_or_hero_mission_at_once():
+    # Additional Rules › Missions › Side Missions: a side mission with enough progress on it is completed (team-up,
+    # discarded), whatever placed the progress; Hero Missions: completed the same way. dg-01's side mission (4
+    # progress) and Hero A's mission (5) take their value from an effect (an event's text, a D.A.G.G.E.R. effect)
+    from explorer.games.dagger.nemesis import apply_effects
+    from explorer.games.dagger.state import Effect
+    sc = builtin("dg-01")
+    ctx = PhaseContext(world=sc.world, rulings=rulings())
+    side = next(m for m in sc.state.side_slots if m is not None and m.name == "Side mission with threat")
+    st, steps = apply_effects(sc.state, ctx, (Effect("progress", 4, mission=side.name),), "Card", S.EVENT_TEXT, "s")
+    assert all(m is None or m.name != side.name for m in st.side_slots)
+    assert st.team_up == sc.state.team_up + side.team_up
+    assert [x.rule.section for x in steps] == ["Nemesis Phase › 3. Resolve Event Cards › Event text",
+                                              "Additional Rules › Missions › Side Missions"]
+    assert all(x.section == "s" for x in steps)
+    st, _ = apply_effects(sc.state, ctx, (Effect("progress", 3, mission=side.name),), "Card", S.EVENT_TEXT, "s")
+    assert any(m is not None and m.name == side.name and m.progress == 3 for m in st.side_slots)   # not enough
+    st, steps = apply_effects(sc.state, ctx, (Effect("progress", 5, mission="Hero A's mission"),), "Card",
+                              S.EVENT_TEXT, "s")
+    assert [m.name for m in st.hero_missions] == []
+    assert steps[-1].rule.section == "Additional Rules › Missions › Hero Missions"
+    # a nemesis mission with enough progress still waits for step 2 (no completion, no extra step)
+    top = sc.state.nemesis_deck[0]
+    st, steps = apply_effects(sc.state, ctx, (Effect("progress", 9, mission=top.name),), "Card", S.EVENT_TEXT, "s")
+    assert st.nemesis_deck[0].name == top.name and len(steps) == 1
 
 
 def test_region_distance_reading_is_consulted_and_applied():

@@ -281,3 +281,58 @@ def test_the_round_page_shows_the_nemesis_stun_token_from_the_interrupt_to_its_l
     assert positions[0].nemesis == "Nemesis on Latveria, damage 0/3"
     assert "nemesis: Nemesis on Latveria, damage 3/3, stun token" in position_text(at["stopped"], 1, 1)
     assert "dg-nemesis-state'>Nemesis on Latveria, damage 3/3, stun token<" in position_html(at["stopped"], 1, 1)
+
+
+def _moved(state, hero, space):
+    from explorer.games.dagger.state import evolve
+    return state.with_hero(evolve(next(h for h in state.heroes if h.name == hero), space=space))
+
+
+@pytest.mark.parametrize("reading, lands", [("as_determined", "overrun"), ("redetermined", "attack")])
+def test_an_interrupted_item_lands_as_determined_by_default(reading, lands):
+    """Ruling interrupted_item (Nemesis Phase › 3 › Activate enemies; Team-up Abilities: an interrupt comes inside
+    an effect under way). dg-activation's Thug 2, alone on operational Wakanda, is to overrun it; an interrupt then
+    (a card that moves a hero, simulated) brings Hero C onto Wakanda. As determined, the overrun lands (the state's
+    kept acting_item, not a fresh look at the board); redetermined, it attacks Hero C instead."""
+    sc = parse_nemesis(board_doc(), "dg-activation")
+    ctx = PhaseContext(world=sc.world, rulings=rulings({**sc.rulings, "interrupted_item": reading}),
+                       choices=sc.choices)
+    mid, steps = announce_activation(sc.state, ctx, "Thug 2")
+    assert mid.acting_item.action == "overrun" and steps[-1].title == "Thug 2 activates: it is to overrun Wakanda"
+    after, steps = resolve_activation(_moved(mid, "Hero C", "Wakanda"), ctx)
+    assert ctx.rulings.consulted["interrupted_item"] == reading
+    acted = [e for e in after.events if isinstance(e, EnemyActed)]
+    assert [e.action for e in acted] == [lands]
+    assert ("Wakanda" in after.overrun) == (lands == "overrun")
+    hero_c = next(h for h in after.heroes if h.name == "Hero C")
+    assert hero_c.damage == (0 if lands == "overrun" else 1)
+    assert steps[0].rule.section == "Nemesis Phase › 3. Resolve Event Cards › Activate enemies"
+
+
+@pytest.mark.parametrize("reading", ["as_determined", "redetermined"])
+def test_an_interrupted_item_that_can_no_longer_land(reading):
+    """Thug 1 in Cairo is to attack Hero B (the table's choice); the interrupt moves Hero B away. As determined, the
+    item cannot land and the activation resolves nothing ("item_lost"); redetermined, Thug 1 attacks the hero still
+    there (Hero A: the table's choice names a hero no longer in the space, so the default, the first listed)."""
+    sc = parse_nemesis(board_doc(), "dg-activation")
+    ctx = PhaseContext(world=sc.world, rulings=rulings({**sc.rulings, "interrupted_item": reading}),
+                       choices=sc.choices)
+    mid, _ = announce_activation(sc.state, ctx, "Thug 1")
+    assert (mid.acting_item.action, mid.acting_item.target) == ("attack", "Hero B")
+    away = sc.world.adjacent("Cairo")[0]
+    after, steps = resolve_activation(_moved(mid, "Hero B", away), ctx)
+    damage = {h.name: h.damage for h in after.heroes}
+    acted = [e for e in after.events if isinstance(e, EnemyActed)]
+    if reading == "as_determined":
+        assert [e.action for e in acted] == ["item_lost"] and acted[0].item == mid.acting_item
+        assert damage == {h.name: h.damage for h in sc.state.heroes}
+        assert steps[0].title == (f"Thug 1's item can no longer land: it does not attack Hero B on Cairo (Hero B is "
+                                  "no longer in its space)")
+        assert "interrupted_item = as_determined" in steps[0].detail
+    else:
+        assert [(e.action, e.target) for e in acted] == [("attack", "Hero A")]
+        assert damage["Hero A"] == 1 and damage["Hero B"] == 0
+    # quiet play (the forecast) gives the same state
+    quiet = PhaseContext(world=sc.world, rulings=rulings({**sc.rulings, "interrupted_item": reading}),
+                         choices=sc.choices, quiet=True)
+    assert resolve_activation(_moved(mid, "Hero B", away), quiet)[0] == after

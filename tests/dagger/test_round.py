@@ -370,3 +370,90 @@ def test_a_boosted_move_past_six_is_played_not_crashed():
     d["heroes"][1]["move"] = 6
     o = run(d).result
     assert o.refused == "" and o.turns[1].boost and o.turns[1].action.result == "moved to Cairo"
+
+
+def test_abilities_hit_the_enemies_nearby_under_each_reading_of_nearby_pieces():
+    # Additional Rules › Nearby and Overrun, ruling nearby_pieces (handed case DG-08): dg-abilities' Hero A on Cairo,
+    # E on Cairo and F on an adjacent space, both primed. By default both are hit (and both primed tokens go); under
+    # adjacent_only only F is: E keeps its primed token and takes no damage
+    sc = get_game("dagger").load_builtin("dg-abilities")[1]
+    ends = {}
+    for reading in ("same_and_adjacent", "adjacent_only"):
+        frames, refusal, _start, ctx = play_rounds(sc, {"nearby_pieces": reading})
+        assert refusal is None and ctx.rulings.consulted["nearby_pieces"] == reading
+        g = next(f.state.game for f in frames if f.name.startswith("Hero Phase › turn 1"))
+        ends[reading] = {e.id: (e.damage, e.primed) for e in g.enemies if e.id in ("E", "F")}
+    assert ends["same_and_adjacent"] == {"E": (1, False), "F": (1, False)}
+    assert ends["adjacent_only"] == {"E": (0, True), "F": (1, False)}
+
+
+def _with_hero_card(d, **card):
+    d["sheets"][0]["support"].append({"name": "Safehouse Kit", "charge": 2, "dice": 1, "hero_specific": True, **card})
+    return d
+
+
+def test_a_hero_specific_support_card_is_gained_when_the_hero_mission_is_completed():
+    # Missions › Hero Missions: completed, the mission is discarded and the hero gains its hero-specific support card
+    # (ruling hero_support_gained: exhausted by default, as Setup placed it face down; or ready). dg-two-rounds with a
+    # hero-specific card on Hero A's sheet; round 2's Defy on Hero A: Safehouse rolls 3 (3/3: completed)
+    d = _with_hero_card(copy.deepcopy(doc()))
+    d["rounds"][1]["turns"][2]["successes"] = 3
+    sc = parse_round(d, "t.toml")
+    for reading, exhausted in (("exhausted", True), ("ready", False)):
+        frames, refusal, start, ctx = play_rounds(sc, {"hero_support_gained": reading})
+        assert refusal is None
+        kit = lambda st: next(c for c in st.cards if c.name == "Safehouse Kit")   # noqa: E731
+        assert not kit(start).gained
+        at = next(i for i, f in enumerate(frames) if kit(f.state).gained)
+        assert frames[at].name == "Hero Phase › turn 3" and frames[at].state.index == 1     # round 2, the Defy
+        assert kit(frames[at].state).exhausted is exhausted
+        step = frames[at].steps[-1]
+        assert step.title == ("Hero A gains its hero-specific support card Safehouse Kit ("
+                              + ("exhausted: a Rest charges it)" if exhausted else "ready)"))
+        assert step.rule.section == "Additional Rules › Missions › Hero Missions"
+        assert ctx.rulings.consulted["hero_support_gained"] == reading
+    # the mission not completed (the file as it is: 1/3): never gained, and the reading is not consulted
+    frames, _r, _s, ctx = play_rounds(parse_round(_with_hero_card(copy.deepcopy(doc())), "t.toml"))
+    assert not next(c for c in frames[-1].state.cards if c.name == "Safehouse Kit").gained
+    assert "hero_support_gained" not in ctx.rulings.consulted
+
+
+@pytest.mark.parametrize("field, change", [
+    ("support", lambda t: t.update(support="Safehouse Kit")),       # round 1's Defy, before the mission is done
+    ("charge", lambda t: t.update(charge="Safehouse Kit")),
+])
+def test_a_hero_specific_card_not_gained_is_neither_used_nor_charged(field, change):
+    d = _with_hero_card(copy.deepcopy(doc()), exhausted=True)
+    turn = d["rounds"][0]["turns"][3 if field == "support" else 6]
+    turn.pop("support", None), turn.pop("charge", None)
+    change(turn)
+    frames, refusal, _start, _ctx = play_rounds(parse_round(d, "t.toml"))
+    assert refusal.field == f"rounds[0].turns[{3 if field == 'support' else 6}].{field}"
+    assert "hero-specific support card, not gained yet" in refusal.reason
+    assert refusal.rule.section == "Additional Rules › Missions › Hero Missions"
+
+
+def test_a_defeated_heros_hero_specific_card_returns_to_the_box():
+    # Damage and Defeat, step 2: the hero-specific support cards return to the box; shared support cards stay
+    from explorer.games.dagger.round_scenario import RoundContext, ready_defeated_team_up
+    from explorer.games.dagger.state import HeroDefeated
+    sc = parse_round(_with_hero_card(copy.deepcopy(doc())), "t.toml")
+    _frames, _r, start, ctx = play_rounds(sc)
+    hit = replace_game_events(start, HeroDefeated("Hero A", False))
+    after, steps = ready_defeated_team_up(hit, ctx)
+    assert [c.name for c in after.cards if c.hero == "Hero A"] == ["Gadget"]
+    assert steps[0].title == "Hero A was defeated: its hero-specific support card Safehouse Kit returns to the box"
+    assert isinstance(ctx, RoundContext) and after.defeats_seen == 1
+
+
+def replace_game_events(state, event):
+    from dataclasses import replace
+    return replace(state, game=state.game.evolve(events=state.game.events + (event,)))
+
+
+def test_more_than_one_hero_specific_card_is_a_file_error():
+    d = _with_hero_card(copy.deepcopy(doc()))
+    d["sheets"][0]["support"].append({"name": "Other Kit", "hero_specific": True})
+    with pytest.raises(ScenarioError) as e:
+        parse_round(d, "t.toml")
+    assert "'sheets[0].support'" in str(e.value) and "more than one hero-specific" in str(e.value)

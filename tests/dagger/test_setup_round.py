@@ -97,6 +97,9 @@ def test_an_elite_side_mission_drawn_by_setup_places_its_elite():
     (lambda d: d["setup"].update(spawns=[{"enemy": "rank-1", "space": "Atlantiss"}]), "setup.spawns[0].space"),
     (lambda d: d.update(players=3), "players"),
     (lambda d: d["setup"].update(bogus=1), "setup.bogus"),
+    # Setup: each hero's standee on one of the 5 bases, one without a hero
+    (lambda d: d["heroes"][1].update(space="Cairo"), "heroes[1].space"),
+    (lambda d: d["heroes"][1].update(space=d["heroes"][0]["space"]), "heroes[1].space"),
 ])
 def test_a_setup_the_board_cannot_take_names_its_field(change, field):
     d = copy.deepcopy(doc())
@@ -117,3 +120,13 @@ def test_a_file_without_setup_plays_as_before():
     d["enemies"] = [{"id": "Thug 1", "type": "rank-1", "space": "Cairo"}]
     t = resolve_round(parsed(d))
     assert t.steps[0].section == "Round 1 · Hero Phase" and "setup" not in t.outcome
+
+
+def test_a_hero_off_the_bases_is_refused_naming_the_free_bases():
+    # Setup: 'each player places their hero's standee on any of the 5 bases (that does not have a hero)'
+    d = copy.deepcopy(doc())
+    d["heroes"][1]["space"] = d["heroes"][0]["space"]
+    with pytest.raises(ScenarioError) as e:
+        parsed(d)
+    assert str(e.value) == ("t.toml: field 'heroes[1].space': New York already has a hero (Hero A): Setup places "
+                            "each hero on a base without a hero (allowed: Atlantis, Madripoor, Wakanda, Iliad (Lagos))")

@@ -36,12 +36,13 @@ from explorer.text import plural
 from explorer.trace import Step
 
 from . import sections as S
-from .state import Enemy, GameState, Hero, evolve
+from .state import Enemy, GameState, Hero, HeroMissionCompleted, evolve
 from .worldmap import WorldMap
 
 __all__ = ["DieTable", "DEFAULT_DIE", "ActionOdds", "successes_distribution", "action_odds", "fight_odds",
            "defy_odds", "rest_distribution", "reachable", "move_hero", "fight", "defy", "rest", "suffer_damage",
-           "enemies_nearby", "hit_each_enemy_nearby", "place_progress"]
+           "enemies_nearby", "hit_each_enemy_nearby", "pieces_nearby_spaces", "place_progress",
+           "complete_with_progress"]
 
 SECTION = "Hero Phase"
 MAX_DICE = 20
@@ -383,27 +384,40 @@ def suffer_damage(state: GameState, enemy_id: str, amount: int, *, nemesis_to: s
     return state, steps
 
 
-def enemies_nearby(state: GameState, world: WorldMap, hero: str) -> tuple[Enemy, ...]:
-    """The enemies nearby ``hero`` (Additional Rules › Nearby and Overrun), in state order: every enemy on the hero's
-    own space or on a space adjacent to it (joined by a dotted line); nothing two or more lines away.
+def pieces_nearby_spaces(world: WorldMap, space: str, rulings: Rulings | None = None) -> tuple[str, ...]:
+    """The spaces whose pieces are nearby a piece on ``space`` (Additional Rules › Nearby and Overrun), ``space``
+    first when it counts: the same and the adjacent spaces under ruling ``nearby_pieces`` = ``same_and_adjacent``
+    (the default, also when ``rulings`` is ``None``), the adjacent ones only under ``adjacent_only`` (the reading of
+    handed case DG-08 that excludes the piece's own space). ``rulings`` records the consultation.
 
-    This is the fixed reading for pieces: "nearby" is the same or an adjacent space, and the rule that nothing is
-    nearby itself only keeps the hero from being nearby itself (an enemy is never the hero). Whether a *space* is
-    nearby itself is the ruling option ``nearby_space_itself``; it does not change which pieces are nearby
-    (handed case DG-08).
+    Raises:
+        KeyError: ``space`` is not on the map.
+    """
+    own = rulings is None or rulings.reading("nearby_pieces") == "same_and_adjacent"
+    return world.nearby_spaces(space, include_self=own)
+
+
+def enemies_nearby(state: GameState, world: WorldMap, hero: str, rulings: Rulings | None = None
+                   ) -> tuple[Enemy, ...]:
+    """The enemies nearby ``hero`` (Additional Rules › Nearby and Overrun), in state order: every enemy on a space of
+    :func:`pieces_nearby_spaces` (the hero's own space and the adjacent ones, joined by a dotted line, under the
+    default reading of ruling ``nearby_pieces``; the adjacent ones only under ``adjacent_only``); nothing two or
+    more lines away. Whether a *space* is nearby itself (an effect on the spaces nearby a space) is the separate
+    ruling option ``nearby_space_itself`` (handed case DG-08).
 
     Raises:
         ScenarioError: an unknown hero. RuleViolation: the hero is not on the board.
     """
     h = _hero(state, hero)
-    spaces = world.nearby_spaces(h.space, include_self=True)
+    spaces = pieces_nearby_spaces(world, h.space, rulings)
     return tuple(e for e in state.enemies if e.space in spaces)
 
 
 def hit_each_enemy_nearby(state: GameState, world: WorldMap, hero: str, amount: int, *,
                           rulings: Rulings | None = None) -> tuple[GameState, list[Step]]:
-    """A hero's effect that deals ``amount`` damage to each enemy nearby (:func:`enemies_nearby`), one after another
-    in state order (:func:`suffer_damage`, with ``rulings``; a defeated nemesis stays where it is).
+    """A hero's effect that deals ``amount`` damage to each enemy nearby (:func:`enemies_nearby`, ruling
+    ``nearby_pieces`` from ``rulings``), one after another in state order (:func:`suffer_damage`, with ``rulings``;
+    a defeated nemesis stays where it is).
 
     Raises:
         ScenarioError: an unknown hero, ``amount`` outside 1..10. RuleViolation: the hero is not on the board.
@@ -411,13 +425,16 @@ def hit_each_enemy_nearby(state: GameState, world: WorldMap, hero: str, amount: 
     if isinstance(amount, bool) or not isinstance(amount, int) or not 1 <= amount <= 10:
         raise ScenarioError("amount", f"{amount!r}", "1..10")
     h = _hero(state, hero)
-    targets = enemies_nearby(state, world, hero)
-    near = world.nearby_spaces(h.space, include_self=True)
+    targets = enemies_nearby(state, world, hero, rulings)
+    near = pieces_nearby_spaces(world, h.space, rulings)
+    own = bool(near) and near[0] == h.space
+    where = (f"on {h.space} itself or an adjacent space ({', '.join(near[1:])})" if own else
+             f"on a space adjacent to {h.space} ({', '.join(near)}), not on {h.space} itself")
     steps = [Step(f"{hero} hits each enemy nearby for {amount} damage: "
                   + (", ".join(e.id for e in targets) or "no enemy is nearby"), S.NEARBY_AND_OVERRUN,
-                  f"Nearby pieces: on {h.space} itself or an adjacent space ({', '.join(near[1:])}); an enemy two or "
-                  "more lines away is not nearby. (Fixed for pieces; the ruling option nearby_space_itself is about "
-                  "spaces.)", {"hit": [e.id for e in targets]}, (hero, *(e.id for e in targets)), SECTION)]
+                  f"Nearby pieces: {where}; an enemy two or more lines away is not nearby (ruling nearby_pieces = "
+                  f"{'same_and_adjacent' if own else 'adjacent_only'}).",
+                  {"hit": [e.id for e in targets]}, (hero, *(e.id for e in targets)), SECTION)]
     for e in targets:
         state, more = suffer_damage(state, e.id, amount, world=world, step="ability", rulings=rulings)
         steps += more
@@ -473,12 +490,25 @@ def place_progress(state: GameState, mission: str, amount: int) -> tuple[GameSta
     pv = "*" if m.progress_value is None else m.progress_value
     steps = [Step(f"{mission}: progress {m.progress} → {m2.progress}/{pv}", S.MISSIONS, "",
                   {"mission": mission, "progress": m2.progress}, (mission,), SECTION)]
-    done = m.progress_value is not None and m2.progress >= m.progress_value
+    more = complete_with_progress(state, mission)
+    return more[0], steps + more[1]
+
+
+def complete_with_progress(state: GameState, mission: str) -> tuple[GameState, list[Step]]:
+    """Mission ``mission`` (in play) once progress has been placed on it (Additional Rules › Missions): with
+    progress >= its progress value, a side mission is completed at once (team-up, discarded: Side Missions), a hero
+    mission too (discarded; its hero gains the hero-specific support card: Hero Missions); a nemesis mission or 1st
+    strike waits for step 2 of the Nemesis Phase (a step saying so). Nothing below its value (or an asterisk
+    mission). Steps are filed under the Hero Phase section (a caller in the Nemesis Phase re-files them)."""
+    m = next(x for x in state.active_missions() if x.name == mission)
+    steps: list[Step] = []
+    done = m.progress_value is not None and m.progress >= m.progress_value
     if done and m.kind == "side":
         state, more = _complete_side(state, mission)
         steps += more
     elif done and m.kind == "hero":
-        state = state.evolve(hero_missions=tuple(x for x in state.hero_missions if x.name != mission))
+        state = state.evolve(hero_missions=tuple(x for x in state.hero_missions if x.name != mission),
+                             events=state.events + (HeroMissionCompleted(mission, m.hero),))
         steps.append(Step(f"Hero mission {mission} is completed: discarded; {m.hero or 'its hero'} gains the "
                           "hero-specific support card", S.HERO_MISSIONS, "", {"mission": mission}, (mission,),
                           SECTION))

@@ -25,7 +25,7 @@ A ``hero`` document is a ``nemesis`` document (the board: map, heroes, enemies, 
     [[actions]]
     do = "ability"                    # a hero ability's effect (no roll):
     effect = "damage_each_enemy_nearby"   # the one effect so far: each enemy nearby suffers `amount` damage
-    amount = 1                        # (nearby pieces: the hero's space or an adjacent one; handed case DG-08)
+    amount = 1                        # (nearby pieces: ruling nearby_pieces, handed case DG-08)
 
 ``Trace.outcome``: ``actions`` (per action: ``do``, ``hero``, ``target``, ``dice``, ``need``, ``p`` and
 ``p_with_empowered`` as ``{"exact", "float"}``, ``successes``, ``result``), ``threat_start``, ``threat``,
@@ -43,6 +43,7 @@ from pydantic import Field
 
 from explorer.errors import RuleViolation, ScenarioError
 from explorer.kernel import Context, Each, Sequence, play_until_refused, steps_of
+from explorer.options import Rulings
 from explorer.scenario import validate
 from explorer.schema import Strict
 from explorer.text import join_words, plural
@@ -172,12 +173,13 @@ def _snapshot(state: GameState) -> Snapshot:
                     tuple((m.name, m.progress) for m in state.active_missions()))
 
 
-def resolve_action(state: GameState, sc: HeroScenario, i: int, a: ActionModel, *, charge: str | None = None
-                   ) -> tuple[GameState, list[Step], HeroAction]:
+def resolve_action(state: GameState, sc: HeroScenario, i: int, a: ActionModel, *, charge: str | None = None,
+                   rulings: Rulings | None = None) -> tuple[GameState, list[Step], HeroAction]:
     """One action ``a`` (the file's ``actions[i]``) on ``state``: a Move, a hero ability's effect, or the odds of a
     Fight / Defy / Rest and then its result when ``successes`` is given. Returns ``(state, steps, record)``; the
     ``round`` kind resolves its aspect actions with it too, passing a Rest's ``charge`` (the support card charged,
-    ``""`` none: :func:`.hero_phase.rest`; ``None``, a ``hero`` file: support cards not tracked).
+    ``""`` none: :func:`.hero_phase.rest`; ``None``, a ``hero`` file: support cards not tracked). ``rulings``: the
+    readings an ability's "each enemy nearby" consults (``nearby_pieces``; ``None``: the defaults).
 
     Raises:
         RuleViolation: an action the Aspect Actions forbid (field relative to the action: ``path``, ``enemy``...).
@@ -190,8 +192,8 @@ def resolve_action(state: GameState, sc: HeroScenario, i: int, a: ActionModel, *
         end = next(h.space for h in state.heroes if h.name == a.hero)
         return state, steps, HeroAction(a.do, a.hero, f"moved to {end}", end)
     if a.do == "ability":
-        hit = tuple(e.id for e in HP.enemies_nearby(state, world, a.hero))
-        state, steps = HP.hit_each_enemy_nearby(state, world, a.hero, a.amount)
+        hit = tuple(e.id for e in HP.enemies_nearby(state, world, a.hero, rulings))
+        state, steps = HP.hit_each_enemy_nearby(state, world, a.hero, a.amount, rulings=rulings)
         what = f"hits each enemy nearby for {a.amount} damage: " + (join_words(hit) if hit else "no enemy is nearby")
         return state, steps, HeroAction(a.do, a.hero, what, ", ".join(hit), hit=hit)
     rest_totals = None
@@ -282,7 +284,7 @@ def take_action(state: HeroPhaseState, ctx: HeroContext, number: int) -> tuple[H
     sc = ctx.scenario
     a = sc.actions[i]
     try:
-        game, steps, rec = resolve_action(state.game, sc, i, a)
+        game, steps, rec = resolve_action(state.game, sc, i, a, rulings=ctx.rulings)
     except RuleViolation as v:
         raise RuleViolation(v.reason, v.rule, field=f"actions[{i}]" + (f".{v.rejection.field}" if v.rejection.field
                                                                         else ""),

@@ -30,6 +30,7 @@ from explorer.kernel import Context, Each, Frame, Sequence, play, play_last
 from explorer.text import join_words, plural
 from explorer.trace import RuleRef, Step
 
+from . import hero_phase as HP
 from . import sections as S
 from .state import (
     THREAT_LOSS, ActivationItem, BaseOverrun, ChoiceMade, Effect, Gauge, Enemy, EnemyActed, EnemySpawned, GameState,
@@ -111,7 +112,9 @@ def _hero_targets(state: GameState, ctx: PhaseContext, where: str) -> tuple[list
         spaces = ctx.world.nearby_spaces(arg, include_self=own)
         return [h for h in on_board if h.space in spaces], f"heroes on the spaces nearby {arg} ({', '.join(spaces)})"
     if kind in ("nemesis_space", "nearby_nemesis") and nem is not None:
-        spaces = (nem.space,) if kind == "nemesis_space" else ctx.world.nearby_spaces(nem.space, include_self=True)
+        spaces = ((nem.space,) if kind == "nemesis_space" else   # pieces nearby a piece: ruling nearby_pieces
+                  ctx.world.nearby_spaces(nem.space,
+                                          include_self=ctx.rulings.reading("nearby_pieces") == "same_and_adjacent"))
         return [h for h in on_board if h.space in spaces], f"heroes {'on' if kind == 'nemesis_space' else 'nearby'} " \
             f"the nemesis ({', '.join(spaces)})"
     return [], f"no hero ({where})"
@@ -148,7 +151,7 @@ def defeat_hero(state: GameState, ctx: PhaseContext, hero: Hero, section: str) -
              S.DAMAGE_AND_DEFEAT, "(1) of the seven defeat steps. Per player effects still count eliminated players.",
              {"threat": state.threat}, (hero.name,), section)]
     if hero.shattered:
-        h = evolve(hero, space="", eliminated=True)
+        h = evolve(hero, space="", eliminated=True, empowered=False)
         deadline = state.round + 1
         state = state.with_hero(h)
         if state.elimination_deadline is None or deadline < state.elimination_deadline:
@@ -158,7 +161,9 @@ def defeat_hero(state: GameState, ctx: PhaseContext, hero: Hero, section: str) -
                               f"The Final Showdown must start by the end of the next Hero Phase (round {deadline}).",
                               {"eliminated": hero.name, "deadline": deadline}, (hero.name,), section))
     else:
-        h = evolve(hero, space="", damage=0, shattered=True, health=hero.next_health or hero.health)
+        # (3) every token leaves the character sheet: its damage and its empowered token (Empowered and Primed: the
+        # empowered token is placed on the player sheet)
+        h = evolve(hero, space="", damage=0, shattered=True, health=hero.next_health or hero.health, empowered=False)
         state = state.with_hero(h).evolve(hero_missions=tuple(m for m in state.hero_missions if m.hero != hero.name))
         if not ctx.quiet:
             steps.append(Step(f"{hero.name} flips to the shattered side", S.DAMAGE_AND_DEFEAT,
@@ -213,6 +218,11 @@ def apply_effects(state: GameState, ctx: PhaseContext, effects: tuple[Effect, ..
                 if not q:
                     steps.append(Step(f"{source}: {e.amount:+d} progress on {m.name} → {m2.progress}", rule, said,
                                       {"mission": m.name, "progress": m2.progress}, (), section))
+                if m.kind in ("side", "hero"):
+                    # Missions › Side Missions / Hero Missions: enough progress completes it at once, whatever
+                    # placed the progress (a nemesis mission waits for step 2)
+                    state, more = HP.complete_with_progress(state, m.name)
+                    steps += [] if q else [replace(x, section=section) for x in more]
         elif e.kind == "overrun":
             state, more = overrun_base(state, e.base, source, section, quiet=q)
             steps += more
@@ -607,10 +617,13 @@ class _Item:
                 "none": "nothing (no operational base is left)"}[self.action]
 
     def record(self, e: Enemy) -> ActivationItem:
-        """The item as the state keeps it (:class:`~.state.ActivationItem`)."""
+        """The item as the state keeps it (:class:`~.state.ActivationItem`), with all it takes to land it
+        (:func:`_land`)."""
         move = self.action == "move"
+        near = self.near
         return ActivationItem(self.action, self.target, self.base or "", e.space if move else "",
-                              self.via if move else "", self.words(e))
+                              self.via if move else "", self.words(e), self.recs, self.names,
+                              near.distance if move else 0, near.scope if move else "", near.bases if move else ())
 
 
 def _determine_item(state: GameState, ctx: PhaseContext, e: Enemy) -> _Item:
@@ -720,16 +733,18 @@ def resolve_activation(state: GameState, ctx: PhaseContext) -> tuple[GameState, 
     the first of (1) attack a hero in its space, (2) overrun a base in its space, (3) move one space toward the
     nearest operational base in its region (else the nearest anywhere). Nemesis Phase › 3 › Activate enemies. An
     enemy defeated during its activation (an interrupt) resolves nothing; a nemesis stunned during it resolves
-    nothing either (:func:`_stopped`, Damage and Defeat, ruling ``nemesis_stunned_mid_activation``)."""
+    nothing either (:func:`_stopped`, Damage and Defeat, ruling ``nemesis_stunned_mid_activation``). An enemy still
+    standing after an interrupt (an item kept in the state by :func:`announce_activation`) lands the item as it was
+    determined, or resolves nothing when it no longer can, or resolves the first item it can now: ruling
+    ``interrupted_item`` (:func:`_after_interrupt`). Without an interrupt the item is determined now
+    (:func:`_determine_item`) and lands (:func:`_land`)."""
     enemy_id, kept = state.acting, state.acting_item
     if not enemy_id:
         return state, ()
     state = state.evolve(acting="", acting_item=None)
-    rule = S.ENEMY_ACTIVATION
     section = ctx.prefix + SEC3
-    q = ctx.quiet
     if not any(x.id == enemy_id for x in state.enemies):
-        if q:
+        if ctx.quiet:
             return state, ()
         return state, (Step(f"{enemy_id} was defeated during its activation: its item does not resolve",
                             S.DAMAGE_AND_DEFEAT, "A defeated enemy's standee is removed from the board.",
@@ -737,7 +752,58 @@ def resolve_activation(state: GameState, ctx: PhaseContext) -> tuple[GameState, 
     e = state.enemy(enemy_id)
     if e.kind == "nemesis" and e.stunned:
         return _stopped(state, ctx, e, section, kept)
-    item = _determine_item(state, ctx, e)
+    if kept is None:
+        return _land(state, ctx, e, _determine_item(state, ctx, e).record(e), section)
+    return _after_interrupt(state, ctx, e, kept, section)
+
+
+def _can_land(state: GameState, e: Enemy, item: ActivationItem) -> str:
+    """``""`` when ``item`` (determined as ``e``'s activation began) can still land as determined on ``state``, else
+    why not, in a few words."""
+    base = state.base_at(e.space)
+    if item.action == "attack":
+        return "" if any(h.name == item.target for h in state.heroes_in(e.space)) else \
+            f"{item.target} is no longer in its space"
+    if item.action in ("overrun", "overrun_again"):
+        if base != item.base:
+            return f"it is no longer on {item.base}"
+        if (item.base in state.overrun) != (item.action == "overrun_again"):
+            return f"{item.base} is {'already' if item.action == 'overrun' else 'no longer'} overrun"
+        return ""
+    if item.action == "move":
+        return "" if e.space == item.start else f"it is no longer on {item.start}"
+    return ""
+
+
+def _after_interrupt(state: GameState, ctx: PhaseContext, e: Enemy, kept: ActivationItem, section: str
+                     ) -> tuple[GameState, tuple[Step, ...]]:
+    """The item of an activation an interrupt came inside, ``e`` still standing (not a stunned nemesis): ruling
+    ``interrupted_item``. ``as_determined``: ``kept`` lands as determined (:func:`_land`; its choices were made when
+    it was determined), or, when the board no longer allows it (:func:`_can_land`), nothing lands (an
+    ``"item_lost"`` record). ``redetermined``: the first item ``e`` can resolve now lands. Nemesis Phase › 3 ›
+    Activate enemies; Additional Rules › Team-up Abilities."""
+    if ctx.rulings.reading("interrupted_item") == "redetermined":
+        return _land(state, ctx, e, _determine_item(state, ctx, e).record(e), section)
+    why = _can_land(state, e, kept)
+    if not why:
+        return _land(state, ctx, e, kept, section)
+    state = state.evolve(events=state.events + (EnemyActed(e.id, "item_lost", kept.target, base=kept.base,
+                                                           start=kept.start, to=kept.to, item=kept),))
+    if ctx.quiet:
+        return state, ()
+    return state, (Step(f"{e.id}'s item can no longer land: it does not {kept.words} ({why})", S.ENEMY_ACTIVATION,
+                        "The item was determined as the activation began and an interrupt came before it landed; "
+                        "the activation resolves that item or nothing (ruling interrupted_item = as_determined).",
+                        {"enemy": e.id, "action": "item_lost", "item": kept.action}, (e.id,), section),)
+
+
+def _land(state: GameState, ctx: PhaseContext, e: Enemy, item: ActivationItem, section: str
+          ) -> tuple[GameState, tuple[Step, ...]]:
+    """Enemy ``e`` resolves ``item`` (:class:`~.state.ActivationItem`, with its choice points): attack, overrun,
+    stay on an overrun base, move one step, or nothing (no operational base). Nemesis Phase › 3 › Activate
+    enemies."""
+    rule = S.ENEMY_ACTIVATION
+    q = ctx.quiet
     if item.action == "attack":
         names, target = item.names, item.target
         hero = next(h for h in state.heroes_in(e.space) if h.name == target)
@@ -751,7 +817,7 @@ def resolve_activation(state: GameState, ctx: PhaseContext) -> tuple[GameState, 
                              events=state.events + (EnemyActed(e.id, "attack", target, e.power),))
         state, more = damage_hero(state, ctx, hero, e.power, e.id, section)
         return state, (*head, *more)
-    base = item.base
+    base = item.base or None
     no_attack = f"No hero on {e.space}"
     if item.action == "overrun":
         state = state.evolve(events=state.events + (EnemyActed(e.id, "overrun", base=base),))
@@ -776,7 +842,7 @@ def resolve_activation(state: GameState, ctx: PhaseContext) -> tuple[GameState, 
             return state, ()
         return state, (Step(f"{e.id} cannot move: no operational base is left", rule, "",
                             {"enemy": e.id, "action": "none"}, (e.id,), section),)
-    near, chosen, via = item.near, item.target, item.via
+    chosen, via = item.target, item.to
     base_rec, via_rec = item.recs
     target_space = state.base_space(chosen)
     state = state.with_enemy(evolve(e, space=via))
@@ -786,13 +852,13 @@ def resolve_activation(state: GameState, ctx: PhaseContext) -> tuple[GameState, 
         return state, ()
     why_no_overrun = (f"{base} is already overrun" if base is not None else
                       "Asgard is not a base" if e.space == ctx.world.asgard else f"no base on {e.space}")
-    scope = (f"nearest operational base in its region ({ctx.world.region_of(e.space)})" if near.scope == "region"
+    scope = (f"nearest operational base in its region ({ctx.world.region_of(e.space)})" if item.scope == "region"
              else "no operational base in its region: nearest operational base anywhere")
-    tie = f"; tied with {', '.join(b for b in near.bases if b != chosen)}" if len(near.bases) > 1 else ""
-    return state, (Step(f"{e.id} moves {e.space} → {via}, toward {chosen} ({near.distance} → {near.distance - 1} "
+    tie = f"; tied with {', '.join(b for b in item.tied if b != chosen)}" if len(item.tied) > 1 else ""
+    return state, (Step(f"{e.id} moves {e.space} → {via}, toward {chosen} ({item.distance} → {item.distance - 1} "
                         "lines)", rule, f"{no_attack}; {why_no_overrun}. Target: {scope}{tie}.",
                         {"enemy": e.id, "action": "move", "start": e.space, "to": via, "target": chosen,
-                         "distance_before": near.distance, "scope": near.scope,
+                         "distance_before": item.distance, "scope": item.scope,
                          "choice": [base_rec.to_json(), via_rec.to_json()], "rejected": ["attack", "overrun"]},
                         (e.id, e.space, via, target_space), section),)
 

@@ -143,6 +143,22 @@ NEARBY_SPACE_ITSELF = RulingOption(
                 "an adjacent space; for pieces, the same space is the other pieces' space.",
 )
 
+NEARBY_PIECES = RulingOption(
+    key="nearby_pieces",
+    title="Which pieces are 'nearby' a hero or enemy (an effect on each enemy nearby, the heroes nearby the nemesis)",
+    section="Additional Rules › Nearby and Overrun",
+    readings={
+        "same_and_adjacent": "Nearby is the same or an adjacent space: the other pieces on the piece's own space "
+                             "and those on the adjacent spaces; 'not nearby itself' only keeps a piece from being "
+                             "nearby itself.",
+        "adjacent_only": "The rule that a space is not nearby itself is read for the piece's own space: only the "
+                         "pieces on the adjacent spaces are nearby.",
+    },
+    default="same_and_adjacent",
+    why_default="The rulebook defines nearby as 'the same space or an adjacent space'; for pieces the literal reading "
+                "would leave 'the same space' with no use, while 'not nearby itself' still has one (a hero is not "
+                "nearby itself). Handed case DG-08 recommends it.",
+)
 
 # --- Additional Rules › Empowered and Primed -------------------------------------------------------------------
 
@@ -175,6 +191,21 @@ PRIMED_ABILITY_TOKEN = RulingOption(
                 "that says what becomes of the tokens (a primed combo ability discards one from each enemy it "
                 "affects) is read for every PRIMED icon, as the EMPOWERED icon spends its token "
                 "(empowered_ability_token). A combo ability always discards them (Empowered and Primed).",
+)
+
+HERO_SUPPORT_GAINED = RulingOption(
+    key="hero_support_gained",
+    title="A hero-specific support card gained by completing the hero mission: ready or exhausted?",
+    section="Additional Rules › Missions › Hero Missions ('the hero gains their hero specific support card'); "
+            "Additional Rules › Support Cards; Setup",
+    readings={
+        "exhausted": "It stays on the side Setup placed it (face down: exhausted); a Rest charges it, and fully "
+                     "charged it is readied.",
+        "ready": "Gaining it puts it into play face up: ready to be used at once.",
+    },
+    default="exhausted",
+    why_default="Setup places the hero-specific card face down, Support Cards knows only face up (ready) or "
+                "exhausted, and no rule flips the card when it is gained; readying is what charging does.",
 )
 
 OVERRUN_MISSION_DAGGER_EFFECT = RulingOption(
@@ -229,6 +260,27 @@ NEMESIS_STUNNED_MID_ACTIVATION = RulingOption(
                 "interrupted one had begun. Both readings stop the item, as step 3 resolves no attack, overrun or "
                 "move for a stunned nemesis; an item that completes anyway is the board of the point after that "
                 "activation (3.activation.N+1), which a file can name instead.",
+)
+
+INTERRUPTED_ITEM = RulingOption(
+    key="interrupted_item",
+    title="An enemy activation interrupted before its item lands, the enemy still standing: which item lands?",
+    section="Nemesis Phase › 3. Resolve Event Cards › Activate enemies; Additional Rules › Team-up Abilities "
+            "(interrupt)",
+    readings={
+        "as_determined": "The item determined as the activation began lands as it was determined (the same hero "
+                         "attacked, base overrun or step taken); if the interrupt left the board so that it cannot "
+                         "(the hero left its space, the base is overrun, the enemy is elsewhere), the activation "
+                         "resolves nothing.",
+        "redetermined": "When the item lands, the enemy resolves the first item it can on the board as the "
+                        "interrupt left it (attack, overrun, move), as if the activation began then.",
+    },
+    default="as_determined",
+    why_default="An activation resolves one item, the first it can ('not all'), found as the activation begins; "
+                "Team-up Abilities lets a card interrupt a game effect under way, which can stop it (a defeated "
+                "enemy resolves nothing, a stunned nemesis no attack, overrun or move), but gives an interrupt no "
+                "power to swap the effect for another. With the stand-in cards (damage to each enemy nearby) the "
+                "two readings differ only when the item cannot land.",
 )
 
 

@@ -131,6 +131,8 @@ def _action_text(a: _Action) -> str:
         what = f"it does not {e.item.words}" if e.item is not None else "its item does not land"
         return (f"{e.enemy} is stunned during its activation: {what}"
                 + ("; stun and damage removed" if e.cleared else "; stun and damage stay for its next activation"))
+    if e.action == "item_lost":
+        return f"{e.enemy}'s item can no longer land after the interrupt: it does not {e.item.words}"
     return f"{e.enemy} cannot move (no operational base)"
 
 

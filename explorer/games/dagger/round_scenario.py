@@ -31,7 +31,8 @@ A ``round`` document is a ``nemesis`` document (the board; ``docs/dagger-map-for
     boost_move = 1
     hero_mission = { name = "...", progress_value = 3 }   # optional: placed by a D.A.G.G.E.R. action
     abilities = [{ name = "Shockwave", amount = 1, icon = "primed" }]   # optional: token abilities (own slots)
-    support = [{ name = "Gadget", charge = 2, dice = 1 }]   # optional: support cards (stand-in effect: +dice)
+    support = [{ name = "Gadget", charge = 2, dice = 1 }]   # optional: support cards (stand-in effect: +dice;
+                                   # hero_specific = true: gained with the hero mission, to the box on a defeat)
     team_up = { name = "Fastball", cost = 3, amount = 2 }   # optional: a team-up card (starts not ready)
     [dagger_effects]               # optional: a base's D.A.G.G.E.R. effect (effects as in event cards)
     "New York" = [{ kind = "threat", amount = -1 }]
@@ -95,7 +96,7 @@ from .nemesis_scenario import (EffectModel, MissionModel, NemesisScenario, Spawn
                                check_paths, initial_state, parse_board, phase_context)
 from .results import NOT_READY, HeroAction, RoundOutcome, TurnRecord
 from .setup_scenario import SETUP_SEQUENCE, SetupContext, SetupScenario, SetupState
-from .state import Effect, Enemy, GameState, Mission, evolve
+from .state import Effect, Enemy, GameState, HeroDefeated, HeroMissionCompleted, Mission, evolve
 
 SLOT_NAMES = ("move", "fight", "defy", "rest")
 STANDIN_SLOTS: tuple[str, ...] = SLOT_NAMES
@@ -204,12 +205,16 @@ class NemesisTeamUpModel(Strict):
 
 class SupportModel(Strict):
     """One ``[[sheets.support]]`` entry: a stand-in support card (ready or exhausted; its charge value; its effect:
-    dice added to one Fight, Defy or Rest)."""
+    dice added to one Fight, Defy or Rest). ``hero_specific``: the card whose back matches only this hero (Setup:
+    placed face down; at most one per sheet): the hero gains it when its hero mission is completed (Missions › Hero
+    Missions; ready or exhausted then: ruling ``hero_support_gained``), and it returns to the box when the hero is
+    defeated (Damage and Defeat, step 2); until gained it is neither used nor charged."""
 
     name: str = Field(min_length=1, max_length=40)
     charge: int = Field(2, ge=1, le=6)
     exhausted: bool = False
     dice: int = Field(1, ge=1, le=3)
+    hero_specific: bool = False
 
 
 class SheetModel(Strict):
@@ -358,6 +363,9 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
             raise ScenarioError(f"sheets[{i}].abilities", "an ability named twice", "distinct names", source)
         if len({c.name for c in s.support}) != len(s.support):
             raise ScenarioError(f"sheets[{i}].support", "a support card named twice", "distinct names", source)
+        if sum(c.hero_specific for c in s.support) > 1:
+            raise ScenarioError(f"sheets[{i}].support", "more than one hero-specific support card",
+                                "at most one with hero_specific = true (Setup: 1 card matching only the hero)", source)
         for j, a in enumerate(s.abilities):
             if a.combo and not a.icon:
                 raise ScenarioError(f"sheets[{i}].abilities[{j}].icon", "a combo ability is used with an empowered "
@@ -421,7 +429,9 @@ def _setup_scenario(m: SetupPartModel, board: NemesisScenario, source: str) -> S
 
     Raises:
         ScenarioError: the board already holds what Setup places (enemies besides the nemesis, side missions in
-            slots), ``shuffle_events``, more players than heroes, a nemesis event not among the file's events,
+            slots), ``shuffle_events``, more players than heroes, a hero not on a base or on a base that already has
+            a hero (Setup: each standee on one of the 5 bases without a hero), a nemesis event not among the file's
+            events,
             fewer than 9 standard events, events named twice, a spawn of an unknown enemy type or space.
     """
     st = board.state
@@ -435,6 +445,17 @@ def _setup_scenario(m: SetupPartModel, board: NemesisScenario, source: str) -> S
     if st.players != len(st.heroes):
         raise ScenarioError("players", f"{st.players} players but {plural(len(st.heroes), 'hero', 'heroes')}",
                             "one hero per player with [setup]", source)
+    # Setup: each player places its hero's standee on one of the 5 bases that does not have a hero
+    on_base = {space: base for base, space in st.bases}
+    taken: dict[str, str] = {}
+    for i, h in enumerate(st.heroes):
+        if h.space not in on_base or h.space in taken:
+            why = (f"{h.space!r} is not a base" if h.space not in on_base else
+                   f"{on_base[h.space]} already has a hero ({taken[h.space]})")
+            raise ScenarioError(f"heroes[{i}].space", f"{why}: Setup places each hero on a base without a hero",
+                                ", ".join(f"{b} ({sp})" if b != sp else b for b, sp in st.bases
+                                          if sp not in taken), source)
+        taken[h.space] = h.name
     names = [c.name for c in st.event_deck]
     if len(set(names)) != len(names):
         raise ScenarioError("events", "an event card is listed twice", "distinct cards with [setup]", source)
@@ -496,6 +517,9 @@ class SupportCard:
     exhausted: bool = False
     progress: int = 0
     dice: int = 1
+    hero_specific: bool = False
+    gained: bool = True
+    """``False`` for a hero-specific card whose hero mission is not completed yet (Missions › Hero Missions)."""
 
 
 @dataclass(frozen=True)
@@ -532,6 +556,8 @@ class RoundState:
     setup: SetupState | None = None
     team_cards: tuple[TeamUpCard, ...] = ()
     defeats_seen: int = 0
+    missions_seen: int = 0
+    """Hero missions completed so far whose hero-specific support card has been gained (:func:`gain_hero_cards`)."""
 
     def supply(self, hero: str) -> Supply:
         return next(s for s in self.supplies if s.hero == hero)
@@ -551,7 +577,8 @@ class RoundContext(Context):
 
 
 def _cards(sc: RoundScenario) -> tuple[SupportCard, ...]:
-    return tuple(SupportCard(s.hero, c.name, c.charge, c.exhausted, 0, c.dice) for s in sc.sheets for c in s.support)
+    return tuple(SupportCard(s.hero, c.name, c.charge, c.exhausted, 0, c.dice, c.hero_specific, not c.hero_specific)
+                 for s in sc.sheets for c in s.support)
 
 
 def _team_cards(sc: RoundScenario) -> tuple[TeamUpCard, ...]:
@@ -760,6 +787,8 @@ def take_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[RoundS
             if card is None:
                 raise _refuse(state, number, "support", f"{turn.support!r} is not a support card of {turn.hero}",
                               S.SUPPORT_CARDS)
+            if not card.gained:
+                raise _refuse(state, number, "support", _not_gained(card), S.HERO_MISSIONS)
             if card.exhausted:
                 raise _refuse(state, number, "support", f"{card.name} is exhausted: only a ready support card can be "
                               "used", S.SUPPORT_CARDS)
@@ -781,7 +810,7 @@ def take_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[RoundS
         action = ActionModel.for_turn(turn.slot, turn.hero, turn, **fields)
         hsc = HeroScenario(sc.board, (), sc.die, False)
         try:
-            g, more, rec_a = resolve_action(g, hsc, number - 1, action, charge=turn.charge)
+            g, more, rec_a = resolve_action(g, hsc, number - 1, action, charge=turn.charge, rulings=ctx.rulings)
         except RuleViolation as v:
             raise _refuse(state, number, v.rejection.field or "slot", v.reason, v.rule) from None
         except ScenarioError as e:       # the file is valid: what is missing is missing from the game now
@@ -796,8 +825,38 @@ def take_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[RoundS
         rec = TurnRecord(g.round, turn.hero, turn.token, turn.slot, boosted, rec_a, "", rec_a.result)
     supplies = tuple(replace(s, **{turn.token: s.count(turn.token) - 1}) if s.hero == turn.hero else s
                      for s in state.supplies)
-    return replace(state, game=g, supplies=supplies, placed=state.placed + (Placed(turn.hero, slot, turn.token),),
-                   done=state.done + (rec,)), tuple(steps)
+    state = replace(state, game=g, supplies=supplies, placed=state.placed + (Placed(turn.hero, slot, turn.token),),
+                    done=state.done + (rec,))
+    state, more = gain_hero_cards(state, ctx, sec)
+    return state, (*steps, *more)
+
+
+def _not_gained(card: SupportCard) -> str:
+    return (f"{card.name} is {card.hero}'s hero-specific support card, not gained yet: the hero gains it when its "
+            "hero mission is completed")
+
+
+def gain_hero_cards(state: RoundState, ctx: RoundContext, sec: str) -> tuple[RoundState, tuple[Step, ...]]:
+    """Additional Rules › Missions › Hero Missions: for each hero mission completed since the last call (the
+    :class:`~.state.HeroMissionCompleted` records), its hero gains its hero-specific support card, ready or exhausted
+    by ruling ``hero_support_gained``. Steps filed under ``sec``; none when nothing was completed."""
+    done = [e for e in state.game.events if isinstance(e, HeroMissionCompleted)]
+    if len(done) == state.missions_seen:
+        return state, ()
+    cards, steps = state.cards, []
+    for m in done[state.missions_seen:]:
+        card = next((c for c in cards if c.hero == m.hero and c.hero_specific and not c.gained), None)
+        if card is None:
+            continue
+        reading = ctx.rulings.reading("hero_support_gained")
+        new = replace(card, gained=True, exhausted=reading == "exhausted", progress=0)
+        cards = tuple(new if c is card else c for c in cards)
+        if not ctx.quiet:
+            steps.append(Step(f"{m.hero} gains its hero-specific support card {card.name} ("
+                              + ("exhausted: a Rest charges it" if new.exhausted else "ready") + ")",
+                              S.HERO_MISSIONS, f"{m.mission} was completed (ruling hero_support_gained = {reading}).",
+                              {"card": card.name, "ready": not new.exhausted}, (m.hero,), sec))
+    return replace(state, cards=cards, missions_seen=len(done)), tuple(steps)
 
 
 def _charge(state: RoundState, number: int, cards: tuple[SupportCard, ...], turn: TurnModel, hero, rolled: int,
@@ -808,6 +867,8 @@ def _charge(state: RoundState, number: int, cards: tuple[SupportCard, ...], turn
     if card is None:
         raise _refuse(state, number, "charge", f"{turn.charge!r} is not a support card of {turn.hero}",
                       S.SUPPORT_CARDS)
+    if not card.gained:
+        raise _refuse(state, number, "charge", _not_gained(card), S.HERO_MISSIONS)
     if not card.exhausted:
         raise _refuse(state, number, "charge", f"{card.name} is ready: only an exhausted card is charged",
                       S.SUPPORT_CARDS)
@@ -842,7 +903,7 @@ def _use_ability(state: RoundState, ctx: RoundContext, hero_name: str, ab: Abili
     sec = _section(state)
     world = ctx.scenario.world
     hero = next(h for h in g.heroes if h.name == hero_name)
-    targets = HP.enemies_nearby(g, world, hero_name)
+    targets = HP.enemies_nearby(g, world, hero_name, ctx.rulings)
     q = ctx.quiet
     steps = [] if q else [Step(f"{hero_name} {how} the {ab.name} ability", S.HERO_ABILITIES,
                   ("EMPOWERED icon. " if ab.icon == "empowered" else "PRIMED icon. " if ab.icon == "primed" else "")
@@ -874,7 +935,7 @@ def _use_ability(state: RoundState, ctx: RoundContext, hero_name: str, ab: Abili
         if not q:
             steps.append(Step(f"Combo ability: team-up +1 → {g.team_up}", S.EMPOWERED_AND_PRIMED, "",
                               {"team_up": g.team_up}, (), sec))
-    g, more = HP.hit_each_enemy_nearby(g, world, hero_name, ab.amount)
+    g, more = HP.hit_each_enemy_nearby(g, world, hero_name, ab.amount, rulings=ctx.rulings)
     steps += [] if q else [replace(x, section=sec) for x in more]
     hit = tuple(e.id for e in targets)
     result = f"{ab.name}: each enemy nearby suffers {ab.amount} damage: " + (", ".join(hit) or "none nearby")
@@ -955,13 +1016,21 @@ def _team_up(state: RoundState, ctx: RoundContext, who: str, do: str, refuse, se
 def ready_defeated_team_up(state: RoundState, ctx: RoundContext) -> tuple[RoundState, tuple[Step, ...]]:
     """Additional Rules › Damage and Defeat (step 6 of a hero's defeat): the new hero's team-up card is readied for
     free, ignoring the team-up track (here after the Nemesis Phase, for each hero defeated since the last check
-    whose player is still in; the explorer keeps the hero's name and its sheet's team-up card)."""
-    from .state import HeroDefeated
-
+    whose player is still in; the explorer keeps the hero's name and its sheet's team-up card); and step 2: the
+    defeated hero's hero-specific support card returns to the box (shared support cards stay)."""
     defeats = [e for e in state.game.events if isinstance(e, HeroDefeated)]
     cards = state.team_cards
     steps = []
+    support = state.cards
     for d in defeats[state.defeats_seen:]:
+        gone = [c for c in support if c.hero == d.hero and c.hero_specific]
+        if gone:                                    # Damage and Defeat (2): hero-specific cards to the box
+            support = tuple(c for c in support if c not in gone)
+            if not ctx.quiet:
+                steps.append(Step(f"{d.hero} was defeated: its hero-specific support card "
+                                  f"{', '.join(c.name for c in gone)} returns to the box", S.DAMAGE_AND_DEFEAT,
+                                  "Shared support cards stay.", {"cards": [c.name for c in gone]}, (d.hero,),
+                                  f"Round {state.game.round - 1} · End of Round"))
         card = next((c for c in cards if c.hero == d.hero), None)
         if d.eliminated or card is None or card.ready:
             continue
@@ -970,7 +1039,7 @@ def ready_defeated_team_up(state: RoundState, ctx: RoundContext) -> tuple[RoundS
             steps.append(Step(f"{d.hero} was defeated: {card.name} is readied for free", S.DAMAGE_AND_DEFEAT,
                               "The new hero's team-up card, ignoring the team-up track.", {"card": card.name},
                               (d.hero,), f"Round {state.game.round - 1} · End of Round"))
-    return replace(state, team_cards=cards, defeats_seen=len(defeats)), tuple(steps)
+    return replace(state, team_cards=cards, cards=support, defeats_seen=len(defeats)), tuple(steps)
 
 
 def end_hero_phase(state: RoundState, ctx: RoundContext) -> tuple[RoundState, tuple[Step, ...]]:
@@ -992,13 +1061,16 @@ def end_hero_phase(state: RoundState, ctx: RoundContext) -> tuple[RoundState, tu
 
 def return_tokens(state: RoundState, ctx: RoundContext) -> tuple[RoundState, tuple[Step, ...]]:
     """End of Round: every aspect token leaves its slot and returns to its hero's supply (the 1st player marker
-    has passed in the Nemesis Phase's End of Round step)."""
+    has passed in the Nemesis Phase's End of Round step); first, a hero whose mission was completed during the
+    Nemesis Phase gains its hero-specific support card (:func:`gain_hero_cards`)."""
     full = _full_supplies(ctx.scenario)
     n = len(state.placed)
+    # a hero mission completed during the Nemesis Phase (an effect's progress): its hero gains its card now
+    state, gained = gain_hero_cards(state, ctx, f"Round {state.game.round - 1} · End of Round")
     new = replace(state, supplies=full, placed=(), index=state.index + 1, declared=0)
     if ctx.quiet:
         return new, ()
-    return new, (Step(f"{plural(n, 'aspect token')} return to the heroes' supplies", S.END_OF_ROUND,
+    return new, (*gained, Step(f"{plural(n, 'aspect token')} return to the heroes' supplies", S.END_OF_ROUND,
                       "; ".join(f"{s.hero} {s.boosted} boosted + {s.standard} standard" for s in full), {}, (),
                       f"Round {state.game.round - 1} · End of Round"),)
 

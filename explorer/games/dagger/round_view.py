@@ -26,8 +26,8 @@ from .round_scenario import ABILITY, DAGGER, RoundScenario, RoundState, play_rou
 class HeroPanel:
     """One hero's sheet at a position: ``slots`` (``((slot, token or ""), ...)``: the sheet's aspect slots, then its
     token abilities as ``"ability:<name>"``), ``supply`` (``(boosted, standard)`` tokens left), ``support``
-    (``((card, "ready" | "exhausted n/charge"), ...)``), ``team_up`` (``"<card> ready"`` / ``"... greyed out side up"`` or
-    ``""``) and ``to_play`` (it is this hero's turn)."""
+    (``((card, "ready" | "exhausted n/charge" | "hero-specific, not gained yet"), ...)``), ``team_up``
+    (``"<card> ready"`` / ``"... greyed out side up"`` or ``""``) and ``to_play`` (it is this hero's turn)."""
 
     hero: str
     space: str
@@ -85,7 +85,8 @@ def hero_panels(sc: RoundScenario, state: RoundState) -> tuple[HeroPanel, ...]:
         slots = tuple((s, on.get(s, "")) for s in sheet.slots) + tuple(
             (f"{ABILITY}:{a.name}", on.get(f"{ABILITY}:{a.name}", "")) for a in sheet.abilities if a.token)
         sup = state.supply(h.name)
-        cards = tuple((c.name, f"exhausted {c.progress}/{c.charge}" if c.exhausted else "ready")
+        cards = tuple((c.name, "hero-specific, not gained yet" if not c.gained else
+                       f"exhausted {c.progress}/{c.charge}" if c.exhausted else "ready")
                       for c in state.cards if c.hero == h.name)
         team = next((f"{c.name} {'ready' if c.ready else NOT_READY}" for c in state.team_cards
                      if c.hero == h.name), "")

@@ -57,12 +57,13 @@ class Effect:
     Attributes:
         kind: ``"threat"`` (advance the threat track by ``amount``), ``"team_up"`` (advance the team-up track),
             ``"damage_heroes"`` (each hero selected by ``where`` suffers ``amount`` damage), ``"progress"`` (place
-            ``amount`` progress on ``mission``), ``"overrun"`` (place an overrun token on ``base``), ``"note"`` (text
-            only: no change to the state; the trace shows it).
+            ``amount`` progress on ``mission``; a side or hero mission with enough is completed at once),
+            ``"overrun"`` (place an overrun token on ``base``), ``"note"`` (text only: no change to the state; the
+            trace shows it).
         amount: -20..20 (threat, team-up) or 0..20 (damage, progress).
         where: for ``damage_heroes``: ``"all"``, ``"space:<name>"``, ``"nearby:<name>"`` (the spaces nearby a
             space; ruling ``nearby_space_itself``), ``"nemesis_space"`` or ``"nearby_nemesis"`` (heroes nearby the
-            nemesis: its own space and the adjacent ones).
+            nemesis: its own space and the adjacent ones; ruling ``nearby_pieces``).
         mission: for ``progress``: the mission's name. base: for ``overrun``: the base's name.
         text: what the card says, in the user's words.
     """
@@ -315,7 +316,10 @@ class ActivationItem:
     Activate enemies: the first of attack, overrun, move): ``action`` (``"attack"``, ``"overrun"``,
     ``"overrun_again"``, ``"move"`` or ``"none"``), ``target`` (the hero attacked, or the base a move heads for),
     ``base`` (the base in its space, for an overrun), ``start`` → ``to`` (a move's step), and ``words``, the item in a
-    few words (``"attack Hero A on Latveria"``)."""
+    few words (``"attack Hero A on Latveria"``). What it takes to land the item as determined: ``recs`` (the choice
+    points met: the hero attacked; the base tie and the route), ``names`` (the heroes in its space, an attack),
+    ``distance`` (lines to the target base before the step), ``scope`` (``"region"`` or ``"anywhere"``) and ``tied``
+    (every base at that distance), a move's."""
 
     action: str
     target: str = ""
@@ -323,13 +327,23 @@ class ActivationItem:
     start: str = ""
     to: str = ""
     words: str = ""
+    # how to land it: bookkeeping of the same determination, left out of equality (two items that do the same are
+    # equal)
+    recs: tuple[ChoiceMade, ...] = field(default=(), compare=False)
+    names: tuple[str, ...] = field(default=(), compare=False)
+    distance: int = field(default=0, compare=False)
+    scope: str = field(default="", compare=False)
+    tied: tuple[str, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True, slots=True)
 class EnemyActed:
     """One enemy activation: ``action`` is ``"attack"`` (``target`` hero, ``power`` damage), ``"overrun"`` or
     ``"overrun_again"`` (``base``), ``"move"`` (``start`` → ``to``, toward ``target`` base), ``"stun_cleared"``,
-    ``"stopped"`` or ``"none"`` (no operational base to head for).
+    ``"stopped"``, ``"item_lost"`` or ``"none"`` (no operational base to head for).
+
+    ``"item_lost"``: after an interrupt inside the activation, the item determined as it began (``item``) can no
+    longer land as determined (ruling ``interrupted_item = as_determined``): the activation resolves nothing.
 
     ``"stopped"``: the nemesis was stunned during its own activation (an interrupt defeated it before its item
     landed): ``item`` is the :class:`ActivationItem` that did not resolve (its ``action`` and ``words``; ``target``,
@@ -369,8 +383,17 @@ class ShowdownBegan:
     """The Final Showdown began (the last nemesis mission was completed)."""
 
 
+@dataclass(frozen=True, slots=True)
+class HeroMissionCompleted:
+    """Hero mission ``mission`` of ``hero`` was completed (Additional Rules › Missions › Hero Missions: discarded;
+    the hero gains its hero-specific support card)."""
+
+    mission: str
+    hero: str
+
+
 Event = (MissionChecked | BaseOverrun | HeroDefeated | HeroDamaged | EnemyActed | EnemySpawned | SideMissionRevealed
-         | ShowdownBegan)
+         | ShowdownBegan | HeroMissionCompleted)
 """What a Nemesis Phase records in :attr:`GameState.events`."""
 
 

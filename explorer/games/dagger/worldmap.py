@@ -258,8 +258,8 @@ class WorldMap:
 
     def nearby_spaces(self, name: str, *, include_self: bool) -> tuple[str, ...]:
         """The spaces nearby ``name`` (Additional Rules › Nearby and Overrun): adjacent spaces, plus ``name`` itself
-        when ``include_self`` (for the pieces nearby a hero or enemy, the same space counts; whether a space counts as
-        nearby itself is the ruling option ``nearby_space_itself``)."""
+        when ``include_self`` (whether the pieces on a hero's or enemy's own space are nearby it is the ruling option
+        ``nearby_pieces``; whether a space counts as nearby itself is the ruling option ``nearby_space_itself``)."""
         return ((name,) if include_self else ()) + self.adjacent(name)
 
     def steps_toward(self, start: str, target: str, within_region: str | None = None) -> tuple[str, ...]:
