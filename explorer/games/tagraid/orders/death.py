@@ -74,7 +74,11 @@ def apply_deaths(state: OrderState, dead: tuple[str, ...], respawn_dice: tuple[i
         tried = []
         placed = None
         for _ in range(MAX_RESPAWN_ROLLS):
-            face = faces.pop(0) if faces else dice.roll(20, f"Respawn {mid}")
+            if faces:
+                face = faces.pop(0)
+            else:
+                face = dice.roll(20, f"Respawn {mid}")
+                state = replace(state, respawn_drawn=state.respawn_drawn + 1)
             ap = aps.get(face)
             if ap is None:
                 tried.append((face, "no such Access Point"))

@@ -305,20 +305,27 @@ def play_orders(rs: RoundState, decl: RoundDeclarations):
 
 def drawn_dice(frames, dice) -> str | None:
     """Which dice of a played Order came from the seed rather than its file (issue #25 item 4), in words
-    (``"roll dice"``, ``"Respawn d20s"``), or ``None`` when every die was given: a roll step's ``source`` fact
-    names dice rolled from the seed; Respawn (5.3) rolled more d20s than ``dice.respawn`` gives. Only an Order whose
-    seed is the file's top-level one or ``--seed``'s (``dice.derived``) draws so; one whose file writes its own
-    ``seed``, one built in Python with its own seed, or one re-rolled on purpose (``dice.rerolled``, ``--reroll``):
-    ``None``."""
+    (``"roll dice"``, ``"Respawn d20s"``), or ``None`` when every die was given, read from the last frame's typed
+    state: a pool or Saving Roll of its roll exchange (:class:`~explorer.games.tagraid.resolve.Resolution`) whose
+    ``source`` is not ``"given"`` (rolled from the seed or a roller, or given in part); Respawn (5.3) d20s rolled
+    beyond ``dice.respawn`` (``OrderState.respawn_drawn``). Only an Order whose seed is the file's top-level one or
+    ``--seed``'s (``dice.derived``) draws so; one whose file writes its own ``seed``, one built in Python with its own
+    seed, or one re-rolled on purpose (``dice.rerolled``, ``--reroll``): ``None``."""
     if not dice.derived or dice.rerolled:
         return None
-    steps = [s for f in frames for s in f.steps]
-    if any(str(s.facts.get("source", "")).startswith(("rolled", "given, the rest")) for s in steps):
-        return "roll dice"
-    respawn = sum(len(s.facts.get("rolls", ())) for s in steps if "Respawn" in s.title and "rolls" in s.facts)
-    if respawn > len(dice.respawn):
+    last = frames[-1].state
+    res = last.resolution
+    if res is not None:
+        pools = [p for pair in res.pairs for p in (pair.a, pair.b) if p is not None]
+        if any(x.source in _DRAWN for x in pools + list(res.saving_rolls)):
+            return "roll dice"
+    if last.respawn_drawn:
         return "Respawn d20s"
     return None
+
+
+_DRAWN = frozenset({"seed", "roller", "mixed"})
+"""A roll's ``source`` (:meth:`explorer.dice.Dice.take`) when some of its dice were not given by the file."""
 
 
 def _side_of(table: OrderState, entry) -> str | None:

@@ -355,6 +355,9 @@ class OrderState:
     container_draws: tuple[tuple[str, str], ...] = ()
     interactions: tuple[tuple[str, str], ...] = ()
     consulted: tuple[tuple[str, str], ...] = ()
+    respawn_drawn: int = 0
+    """Respawn d20s of this Order rolled from the seed, not given by the file's ``dice.respawn`` (5.3; issue #25
+    item 4: a later Order of the Round then depends on a draw, :func:`.round.drawn_dice`)."""
 
     def consulting(self, readings: dict[str, str]) -> "OrderState":
         """This state with ``readings`` (``{option key: reading}``) added to :attr:`consulted`."""
