@@ -160,6 +160,53 @@ def test_react_tag_moves_one_hex_toward_the_attacker():
     assert t.rulings["react_blocked"] == "stays" and t.outcome["enemies"]["Husk A"]["hex"] == "2,0"
 
 
+def _react_into_inferno(kind="minion", amount=1):
+    """me-react-tag with an Inferno icon on 2,0, the hex Husk A's React move enters."""
+    d = data("me-react-tag")
+    d["map"] = {**d["map"], "icons": {"2,0": ["inferno"]}}
+    d["enemies"][0] |= ({"kind": "elite", "resilience": [3, 2]} if kind == "elite" else {})
+    d["events"][0]["amount"] = amount
+    return resolve_damage(parse_damage(d, "x.toml"))
+
+
+def test_a_react_move_into_an_inferno_hex_damages_the_minion():
+    """Map Features › Inferno Icons: a Minion that moves into an Inferno hex suffers 1 Damage, a React Tag move too
+    (Damaging Enemies › The React Tag). Husk A (Shield Value 3) takes 2 from Garrus, reacts into the Inferno hex and
+    is Defeated by its 1 Damage: back to the Enemy Bag, no XP for Garrus (no Action of his did it)."""
+    t = _react_into_inferno(amount=2)
+    assert "Husk A" not in t.outcome["enemies"] and "Husk A" in t.outcome["returned_to_bag"]
+    inferno = [s for s in t.steps if s.rule.section == S.INFERNO.section]
+    assert len(inferno) == 1 and inferno[0].title == "Husk A moved into Inferno hex 2,0: 1 Damage"
+    assert not any("XP" in s.title for s in t.steps)
+    t1 = _react_into_inferno(amount=1)                     # 1 + 1 of Shield Value 3: Damaged, still there
+    assert t1.outcome["enemies"]["Husk A"]["hex"] == "2,0" and t1.outcome["enemies"]["Husk A"]["damage"] == 2
+
+
+def test_a_react_move_into_an_inferno_hex_leaves_an_elite_unharmed():
+    t = _react_into_inferno("elite", amount=1)
+    assert t.outcome["enemies"]["Husk A"]["hex"] == "2,0" and t.outcome["enemies"]["Husk A"]["damage"] == 1
+    assert not any(s.rule.section == S.INFERNO.section for s in t.steps)
+
+
+def test_a_round_react_move_into_an_inferno_hex_defeats_the_minion_and_the_round_goes_on():
+    """The same rule inside a Round (explorer.games.masseffect.round): Shepard Shoots the React Husk (2 of 3), it
+    moves one hex toward him into the Inferno hex and is Defeated; the Hazard card then finds no Husk."""
+    from explorer.games.masseffect.round import parse_round, resolve_round
+    d = {
+        "game": "masseffect", "kind": "round", "title": "React into an Inferno hex", "on_point": "Shepard",
+        "map": {"name": "p", "shape": {"kind": "hexagon", "radius": 4}, "icons": {"1,0": ["inferno"]}},
+        "squadmates": [{"name": "Shepard", "max_shield_points": 4, "max_hit_points": 6, "position": "-2,0"}],
+        "enemies": [{"name": "Husk", "attack_value": 1, "shield_value": 3, "tags": ["React"], "position": "2,0"}],
+        "hazard_deck": [{"name": "A", "instructions": [{"do": "activate", "types": ["Husk"]}]}],
+        "turns": [{"squadmate": "Shepard", "actions": [{"box": "Shoot", "die": "standard", "target": "Husk"}]}]}
+    t = resolve_round(parse_round(d, "x.toml"))
+    assert t.outcome["rejected"] is None and t.outcome["returned_to_bag"] == ["Husk"] and t.outcome["enemies"] == {}
+    titles = [s.title for s in t.steps]
+    react = next(i for i, x in enumerate(titles) if x.startswith("React Tag: Husk"))
+    assert titles[react + 1] == "Husk moved into Inferno hex 1,0: 1 Damage"
+    assert any(x.startswith("Invalid Activation: no Husk") for x in titles)
+
+
 def test_react_blocked_sidestep_reading():
     t = resolve("me-react-tag", {"react_blocked": "sidestep"})
     assert {e.name: e.hex for e in t.result.enemies}["Husk B"] == "-1,-2"

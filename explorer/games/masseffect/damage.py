@@ -283,11 +283,37 @@ def react_tag(state: DamageState, ctx: DamageContext, name: str, attacker: str,
     else:
         title = (f"React Tag: {name}, Damaged but not Defeated, moves one hex toward {attacker} at {a.position}: "
                  f"{start} -> {pick} ({d0} -> {plural(terrain.distance(pick, a.position), 'hex', 'hexes')})")
-    state = state.with_enemy(name, replace(e, position=pick)).logged(
-        EnemyReacted(name, str(start), str(pick), attacker, why))
-    return state, (Step(title, S.REACT_TAG, detail, facts={"enemy": name, "from": str(start), "to": str(pick),
-                                                           "toward": attacker},
-                        marks=tuple(map(str, (name, start, pick)))),)
+    moved = replace(e, position=pick)
+    state = state.with_enemy(name, moved).logged(EnemyReacted(name, str(start), str(pick), attacker, why))
+    steps = [Step(title, S.REACT_TAG, detail, facts={"enemy": name, "from": str(start), "to": str(pick),
+                                                     "toward": attacker},
+                  marks=tuple(map(str, (name, start, pick))))]
+    is_inferno = getattr(terrain, "is_inferno", None)
+    if pick != start and moved.kind == "minion" and is_inferno is not None and is_inferno(pick):
+        state, more = _react_into_inferno(state, moved)
+        steps += more
+    return state, tuple(steps)
+
+
+REACT_INFERNO_DAMAGE = 1
+"""Damage a Minion suffers when its React Tag move enters an Inferno hex (Map Features › Inferno Icons: a Minion
+moving into one suffers 1 Damage; Elites are unaffected)."""
+
+
+def _react_into_inferno(state, moved: Enemy):
+    """Map Features › Inferno Icons: the React Tag moved Minion ``moved`` into an Inferno hex, so it suffers 1 Damage
+    (no Squadmate's Action: no XP, no second React move); Defeated, it goes back to the Enemy Bag. ``state``: a
+    :class:`DamageState` or an activation ``Board`` (both have ``with_enemy``, ``logged``, ``returned_to_bag``)."""
+    res = enemy_damage(moved, REACT_INFERNO_DAMAGE)
+    steps = [Step(f"{moved.name} moved into Inferno hex {moved.position}: {REACT_INFERNO_DAMAGE} Damage", S.INFERNO,
+                  "A Minion that moves into an Inferno hex suffers 1 Damage, a React Tag move included; Elites are "
+                  "unaffected.", facts={"enemy": moved.name, "damage": REACT_INFERNO_DAMAGE},
+                  marks=(moved.name, str(moved.position))), *res.steps]
+    state = state.with_enemy(moved.name, res.enemy).logged(
+        *enemy_damage_happenings(moved, res, REACT_INFERNO_DAMAGE))
+    if res.defeated:
+        state = replace(state, returned_to_bag=state.returned_to_bag + (moved.name,))
+    return state, steps
 
 
 def damaging_enemies(state: DamageState, ctx: DamageContext, target: str, amount: int, by: str,

@@ -1274,6 +1274,8 @@ def _hit(board: Board, ctx: RoundContext, who: str, enemy, amount: int, source: 
         _seen(seen, f"Damage to {enemy.name}", board, len(steps))
         board, more = react_tag(board, ctx, enemy.name, who)
         steps += more
+        if board.enemy(enemy.name) is None:          # Defeated by the Inferno hex its React move entered
+            return board, steps
         if board.krogan is not None and ctx.rulings.reading("krogan_moves") == "any_move":
             _seen(seen, f"React Tag: {enemy.name}", board, len(steps))
             board, more = what_krogan_do_best(ctx.terrain, board, enemy.name, enemy.position,
