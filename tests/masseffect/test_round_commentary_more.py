@@ -281,6 +281,17 @@ def test_outcome_text_has_no_mine_line_without_proximity_mines():
     assert "Proximity Mine" not in _outcome(data())
 
 
+def test_the_json_outcome_carries_the_proximity_mine_tokens_left():
+    """Squadmate Commentary › Garrus Vakarian › Proximity Mines: the typed outcome's ``mines`` is in the JSON too,
+    ``{"Garrus": tokens left}``; without Proximity Mines unlocked the key is absent."""
+    d = read_toml(SCENARIOS / "me-round-commentary.toml")
+    t = resolve(d)
+    assert t.result.mines == ("Garrus", 2) and t.outcome["proximity_mines"] == {"Garrus": 2}
+    d["proximity_mines"] = 1
+    assert resolve(d).outcome["proximity_mines"] == {"Garrus": 0}
+    assert "proximity_mines" not in resolve(data()).outcome
+
+
 # --- dice placed without resolving: unlocked Abilities count ---------------------------------------------------------
 
 

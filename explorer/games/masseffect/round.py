@@ -3482,8 +3482,8 @@ class RoundOutcome(Outcome):
     """The Core Ability elements at the end (``command_ready``, ``aim``, ``enraged``), each only when not 0."""
     mines: tuple[str, int] | None = None
     """``(Squadmate, Proximity Mine tokens left)`` when a Squadmate has Proximity Mines unlocked (Squadmate Commentary
-    › Garrus Vakarian › Proximity Mines), else ``None``; said in the outcome text (not in :meth:`to_json`, whose
-    shape the golden traces fix)."""
+    › Garrus Vakarian › Proximity Mines), else ``None``; said in the outcome text and, in :meth:`to_json`, as
+    ``"proximity_mines": {Squadmate: tokens left}`` (only then)."""
     kind = "round"
 
     @property
@@ -3504,6 +3504,7 @@ class RoundOutcome(Outcome):
                 **({"turrets_disabled": list(self.turrets_disabled)} if self.turrets_disabled else {}),
                 **({"war_readiness": self.war_readiness} if self.war_readiness is not None else {}),
                 **({"core_abilities": dict(self.core)} if self.core else {}),
+                **({"proximity_mines": {self.mines[0]: self.mines[1]}} if self.mines is not None else {}),
                 **({"next_mission": {"paragon_dice": self.campaign_next[0],
                                      "renegade_victories": self.campaign_next[1]}} if self.campaign_next else {})}
 
@@ -3652,6 +3653,9 @@ def resolve_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = N
         a Trace whose typed ``result`` is a :class:`RoundOutcome`; its JSON ``outcome`` is ``{"squadmates": {name:
         {hex, shield_points, hit_points, downed}}, "enemies": {name: {hex, damage, stunned}}, "returned_to_bag",
         "on_point" (next Round's), "hazard_discard", "pool" (dice left), "mission_failed", "rejected"}``, plus
-        ``"war_readiness"`` (scored this Mission, when it has Objectives), ``"inventory"`` (token kinds) and ``"loot"`` ({hex: tokens still face-down}) when the file has Loot.
+        ``"war_readiness"`` (scored this Mission, when it has Objectives), ``"inventory"`` (token kinds) and
+        ``"loot"`` ({hex: tokens still face-down}) when the file has Loot, ``"proximity_mines"`` ({Squadmate: tokens
+        left}) when a Squadmate has Proximity Mines unlocked (Squadmate Commentary › Garrus Vakarian › Proximity
+        Mines).
     """
     return play_round(scenario, rulings, seed)[1]
