@@ -100,6 +100,28 @@ def test_move_longer_than_its_die_is_refused_naming_the_field():
     assert b.squadmate("Garrus").position == H(-4, 0)                # a forced move is not a Move Action
 
 
+def test_a_round_move_too_long_names_the_round_files_fields_not_an_activation_files():
+    """Basic Actions › Move inside a Round: the refusal names the round file's own fields (the die of
+    ``turns[i].actions[j]`` and its ``path[k]``), never an activation file's ``move.movement_points``/``move.path``;
+    an Ability's move (Adrenaline Rush) names what gives its Movement Points, the sheet file's move_points."""
+    from explorer.games.masseffect.round import parse_round, resolve_round
+    d = {"game": "masseffect", "kind": "round", "title": "too far", "on_point": "Shepard",
+         "map": {"name": "p", "shape": {"kind": "hexagon", "radius": 4}},
+         "squadmates": [{"name": "Shepard", "max_shield_points": 4, "max_hit_points": 6, "position": "0,0"}],
+         "enemies": [{"name": "Husk", "attack_value": 1, "shield_value": 3, "position": "3,0"}],
+         "hazard_deck": [{"name": "A", "instructions": [{"do": "spawn", "at": "closest"}]}],
+         "turns": [{"squadmate": "Shepard", "actions": [
+             {"box": "Move", "die": "move_2", "path": ["0,0", "-1,0", "-2,0", "-3,0"]}]}]}
+    why = resolve_round(parse_round(d, "x.toml")).result.rejected
+    assert "its Move 2 die gives 2 Movement Points (turns[0].actions[0].die)" in why
+    assert "turns[0].actions[0].path[3] is one hex too far" in why and "move." not in why
+    d["turns"][0]["actions"][0] |= {"box": "Adrenaline Rush", "die": "standard"}
+    d["unlocked"] = {"Shepard": ["Adrenaline Rush"]}
+    why = resolve_round(parse_round(d, "x.toml")).result.rejected
+    assert why.startswith("Shepard's Adrenaline Rush spends 3 Movement Points") and "move." not in why
+    assert "Adrenaline Rush (the sheet file's move_points) gives 2 Movement Points" in why
+
+
 def test_movement_points_field_is_checked():
     d = data("me-move-points")
     d["move"]["movement_points"] = 4

@@ -1076,7 +1076,9 @@ def activate(terrain: Terrain, board: Board, types: Sequence[str], choices: Choi
 def opportunity_attacks(terrain: Terrain, board: Board, mover: str, path: Sequence[Hex], *, forced: bool = False,
                         choices: Choices = Choices(), movement_points: int | None = None,
                         rulings: Rulings | None = None, on_step=None, ability: str | None = None,
-                        pin_ends: bool = True) -> tuple[Board, list[Step]]:
+                        pin_ends: bool = True,
+                        limit_words: tuple[str, str | None] = ("its Move die", "move.movement_points"),
+                        path_field: str = "move.path") -> tuple[Board, list[Step]]:
     """A Squadmate moves along ``path`` (its start hex first; each next hex one Movement Point away, or the partner
     Fast Travel hex). Basic Actions › Move; Additional Enemy Rules › Opportunity Attacks; Map Features; Interacting
     with the Mission Map › Shrouded Areas.
@@ -1086,6 +1088,9 @@ def opportunity_attacks(terrain: Terrain, board: Board, mover: str, path: Sequen
       ``forced`` move is not a Move Action: no Movement Points, no Opportunity Attacks. ``ability``: the name of the
       Ability whose Action moves the Squadmate (Squadmate Commentary: Adrenaline Rush, Turian Rebel), not a Move
       Action: its steps name it; ``pin_ends`` = False: the Pin Tag does not end it (ruling ``pin_ability_move``).
+      ``limit_words`` = (what gives the Movement Points, the file field that sets them or ``None``) and
+      ``path_field`` (the file's path field) word the refusal of a path too long in the caller's file's terms
+      (default: an activation file's ``[move]``).
     * Leaving adjacency of an Active Enemy (not Stunned, not in a Shrouded area) provokes an Opportunity Attack
       (Damage = its Attack Value, Biotic Effect -2); several are resolved highest Attack Value first (ties:
       ``choices.opportunity_order``, default listing order). A forced move or a Fast Travel hop provokes none.
@@ -1116,10 +1121,12 @@ def opportunity_attacks(terrain: Terrain, board: Board, mover: str, path: Sequen
     spend = len(path) - 1
     limit = MAX_MOVE_MP if movement_points is None else movement_points
     if not forced and spend > limit:
-        die = (f"its Move die gives {plural(limit, 'Movement Point')} (move.movement_points)" if movement_points is not None
-               else f"a Move die gives at most {MAX_MOVE_MP} Movement Points")
-        raise RuleViolation(f"{mover}'s Move spends {plural(spend, 'Movement Point')} ({plural(spend, 'hex', 'hexes')} entered) but {die}: "
-                            f"move.path[{limit + 1}] is one hex too far", S.BASIC_ACTIONS.section,
+        what, where = limit_words
+        die = (f"{what} gives {plural(limit, 'Movement Point')}" + (f" ({where})" if where else "")
+               if movement_points is not None else f"a Move die gives at most {MAX_MOVE_MP} Movement Points")
+        raise RuleViolation(f"{mover}'s {ability or 'Move'} spends {plural(spend, 'Movement Point')} "
+                            f"({plural(spend, 'hex', 'hexes')} entered) but {die}: "
+                            f"{path_field}[{limit + 1}] is one hex too far", S.BASIC_ACTIONS.section,
                             field=f"path[{limit + 1}]", step="Step B: Move")
     log_at = len(board.log)
     board = board.logged(SquadmateMoved(mover, tuple(str(h) for h in path), forced))

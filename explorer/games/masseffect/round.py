@@ -1522,9 +1522,11 @@ def _ability_move(state: RoundState, ctx: RoundContext, who: str, act: Action, b
         facts={"movement_points": mp}, marks=(who,))]
     pin_ends = ctx.rulings.reading("pin_ability_move") == "any_move"
     try:
+        limit_words = ((f"its {_FACE_WORDS[act.die]} die", f"{act.field}.die") if b.move_points == "die" else
+                       (f"{box} (the sheet file's move_points)", None))
         board, more = opportunity_attacks(ctx.terrain, state.board, who, act.path, movement_points=mp,
                                           rulings=ctx.rulings, on_step=_shifted(seen, len(steps)), ability=box,
-                                          pin_ends=pin_ends)
+                                          pin_ends=pin_ends, limit_words=limit_words, path_field=f"{act.field}.path")
     except RuleViolation as v:
         raise RuleViolation(v.reason, v.rule, field=f"{act.field}.{v.rejection.field}", step="Step B: Actions") from None
     steps += more
@@ -1903,7 +1905,9 @@ def _action(state: RoundState, ctx: RoundContext, who: str, act: Action, cut=Non
         try:
             board, more = opportunity_attacks(ctx.terrain, board, who, act.path,
                                               movement_points=MOVEMENT_POINTS[act.die], rulings=ctx.rulings,
-                                              on_step=seen_from(len(steps), state))
+                                              on_step=seen_from(len(steps), state),
+                                              limit_words=(f"its {_FACE_WORDS[act.die]} die", f"{act.field}.die"),
+                                              path_field=f"{act.field}.path")
         except RuleViolation as v:
             raise RuleViolation(v.reason, v.rule, field=f"{act.field}.{v.rejection.field}",
                                 step="Step B: Actions") from None
