@@ -1349,8 +1349,8 @@ def _ability(board: Board, ctx: RoundContext, who: str, act: Action, seen=None, 
                           marks=(act.target,)))
     if box.biotic_effect and enemy.biotic_effect and box.name in COMMENTARY:
         steps.append(Step(f"{box.name} may still be used on {act.target}, which already has a Biotic Effect token: "
-                          "its Damage is dealt, but no second token is placed", COMMENTARY[box.name],
-                          marks=(act.target,)))
+                          + ("its Damage is dealt, but " if box.damage else "") + "no second token is placed",
+                          COMMENTARY[box.name], marks=(act.target,)))
     if enhanced and box.enhanced_min_distance is not None and (dist or 0) < box.enhanced_min_distance:
         enhanced = False
         steps.append(Step(f"{act.target} is {dist} hexes away: the Enhanced {box.name} needs "
@@ -1379,9 +1379,12 @@ def _ability(board: Board, ctx: RoundContext, who: str, act: Action, seen=None, 
     return board.shown(len(steps)), steps
 
 
-COMMENTARY = {"Warp": S.COMMENTARY_SHEPARD_WARP, "Lift Grenade": S.COMMENTARY_WREX_LIFT_GRENADE}
+COMMENTARY = {"Warp": S.COMMENTARY_SHEPARD_WARP, "Lift Grenade": S.COMMENTARY_WREX_LIFT_GRENADE,
+              "Lift": S.COMMENTARY_LIARA_LIFT, "Warp Ammo": S.COMMENTARY_LIARA_LIFT,
+              "Biotic Explosion": S.COMMENTARY_LIARA_LIFT}
 """Ability Boxes whose Biotic Effect rule the Squadmate Commentary states for that Ability (Warp: no effect on an
-Enemy with a token; Lift Grenade: usable on one, no second token); the steps cite it."""
+Enemy with a token; Lift Grenade, and Liara's Lift, Warp Ammo and Biotic Explosion: one token per Enemy, so no
+second one); the steps cite it."""
 
 
 def _spend_mine(state: RoundState, ctx: RoundContext, who: str, act: Action, box: str
