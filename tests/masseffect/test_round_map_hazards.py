@@ -76,3 +76,28 @@ def test_time_runs_out_after_the_last_round():
 def test_no_time_out_before_the_limit():
     d = data("me-round-time-out") | {"time_limit": 3}
     assert not any(s.title.startswith("Time runs out") for s in play(d).steps)
+
+
+def _coolant(path):
+    """Shepard (4 Shield Points) moves along ``path`` on a map with a Coolant Leak on -1,0; a Husk far off that the
+    Hazard card Activates (it Advances, never reaching him)."""
+    return {"game": "masseffect", "kind": "round", "title": "Coolant Leak", "on_point": "Shepard",
+            "map": {"name": "coolant", "shape": {"kind": "hexagon", "radius": 4}, "icons": {"-1,0": ["coolant_leak"]}},
+            "squadmates": [{"name": "Shepard", "max_shield_points": 4, "max_hit_points": 6, "position": "0,0"}],
+            "enemies": [{"name": "Husk", "attack_value": 1, "shield_value": 3, "position": "4,-4"}],
+            "hazard_deck": [{"name": "A", "instructions": [{"do": "activate", "types": ["Husk"]}]}],
+            "turns": [{"squadmate": "Shepard", "actions": [{"box": "Move", "die": "move_2", "path": path}]}]}
+
+
+def test_a_coolant_leak_damages_the_squadmate_who_ends_the_turn_there_after_the_hazard_card():
+    """Map Features › Coolant Leaks in a Round: 2 Damage when the Squadmate ENDS the turn in the hex, so after Step C's
+    Hazard card; walking through it does nothing; Enemies are unaffected."""
+    t = play(_coolant(["0,0", "-1,0"]))
+    titles = [s.title for s in t.steps]
+    leak = titles.index("Shepard ends the turn in Coolant Leak hex -1,0")
+    assert titles.index("Step C: Shepard flips Hazard card A") < leak
+    assert titles[leak + 1].startswith("Shepard suffers 2 Damage from a Coolant Leak")
+    assert next(s for s in t.steps if s.title.startswith("Shepard suffers 2 Damage")).detail.endswith(
+        "Shields 4 -> 2, Hit Points 6 -> 6.")
+    passed = play(_coolant(["0,0", "-1,0", "-2,0"]))            # through it, ending on -2,0: nothing
+    assert not any(s.rule.section == "Map Features › Coolant Leaks" for s in passed.steps)
