@@ -37,7 +37,9 @@ def test_inferno_damages_squadmate_and_minion_not_elite():
     burn = next(s for s in t.steps if s.title.startswith("Shepard suffers 1 Damage from an Inferno hex"))
     assert "Shields 4 -> 3" in burn.detail
     assert any(s.title.startswith("Husk A suffers 1 Damage") and "Defeated" in s.title for s in t.steps)
-    assert "Husk A" not in t.outcome["enemies"] and "Brute" in t.outcome["enemies"]
+    assert "Husk A" in t.outcome["returned_to_bag"] and "Brute" in t.outcome["enemies"]
+    # back in the Enemy Bag, Husk A is the token Shepard's card Spawns (the file declares no other draw)
+    assert t.outcome["enemies"]["Husk A"] == {"hex": "3,-3", "damage": 0, "stunned": False}
 
 
 def test_inferno_before_preparation():

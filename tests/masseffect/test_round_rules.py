@@ -335,3 +335,28 @@ def test_no_enemy_in_a_shrouded_area_activates(shrouded, revealed):
     for e in enemies:
         b, steps = activate_enemy(t, board, e.name, Choices(), me_rulings())
         assert (steps[0].rule == S.SHROUDED_AREAS) == (not revealed)
+
+
+def test_a_defeated_minion_back_in_the_enemy_bag_is_drawn_once_the_declared_draws_are_used_up():
+    """Damaging Enemies: a Defeated Minion is returned to the Enemy Bag; Spawning Minions draws a token from the bag.
+    The file's [[bag]] declares the next draws (the draw is random); after them the bag still holds the Minions
+    returned to it, so a Spawn draws those (Damage, Biotic Effect token and Stunned side gone) instead of finding
+    the bag empty. Here Shepard Defeats Husk A (Shield Value 2, a Biotic Effect token on it); the first card Spawns
+    the declared Trooper, the second Husk A."""
+    from explorer.games.masseffect.round import parse_round, resolve_round
+    spawn = {"instructions": [{"do": "spawn", "at": "closest"}]}
+    d = {"game": "masseffect", "kind": "round", "title": "Back in the bag", "on_point": "Shepard",
+         "map": {"name": "p", "shape": {"kind": "hexagon", "radius": 4}, "icons": {"4,-4": ["spawn"], "-4,4": ["spawn"]}},
+         "squadmates": [{"name": "Shepard", "max_shield_points": 4, "max_hit_points": 6, "position": "0,0"},
+                        {"name": "Garrus", "max_shield_points": 3, "max_hit_points": 5, "position": "0,2"}],
+         "enemies": [{"name": "Husk A", "type": "Husk", "attack_value": 2, "shield_value": 2, "position": "2,0",
+                      "biotic_effect": True}],
+         "bag": [{"name": "Trooper", "attack_value": 1, "shield_value": 2}],
+         "hazard_deck": [{"name": "S1"} | spawn, {"name": "S2"} | spawn],
+         "turns": [{"squadmate": "Shepard", "actions": [{"box": "Shoot", "die": "standard", "target": "Husk A"}]}]}
+    t = resolve_round(parse_round(d, "x.toml"))
+    spawns = [s for s in t.steps if s.title.startswith("Spawn ")]
+    assert [s.facts["spawned"] for s in spawns] == ["Trooper", "Husk A"]
+    assert "returned to the Enemy Bag earlier" in spawns[1].detail and "returned" not in spawns[0].detail
+    assert t.outcome["enemies"]["Husk A"]["damage"] == 0 and t.outcome["returned_to_bag"] == ["Husk A"]
+    assert not any("Enemy Bag is empty" in s.title for s in t.steps)

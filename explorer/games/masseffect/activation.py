@@ -265,6 +265,14 @@ class Board(Roster):
     def tags_ignored(self, e: Enemy) -> bool:
         return self.asari_controller and e.biotic_effect
 
+    def returned(self, enemy: Enemy) -> Board:
+        """Damaging Enemies: the Defeated Minion ``enemy`` is returned to the Enemy Bag: named in
+        :attr:`returned_to_bag` and put back in :attr:`bag` (its Damage, Biotic Effect token and Stunned side gone),
+        so a later Spawn can draw it once the draws the file declares are used up (Spawning Minions: a token drawn
+        from the bag; the bag holds it again)."""
+        token = replace(enemy, position=None, damage=0, biotic_effect=False, stunned=False, shrouded=False)
+        return replace(self, returned_to_bag=self.returned_to_bag + (enemy.name,), bag=self.bag + (token,))
+
 
 
 @dataclass(frozen=True)
@@ -402,8 +410,11 @@ def spawn_minion(terrain: Terrain, board: Board, at: str, choices: Choices,
     board = board.shown(1, SpawnFocus(token.name, chosen, tuple(dist.items()),
                                       tuple((h, board.occupant(h)) for h in spawns
                                             if board.occupant(h) is not None and h != chosen), tuple(tied)))
+    again = (f" {token.name} was Defeated and returned to the Enemy Bag earlier; the file's bag declares no other draw, "
+             "so it is the token drawn." if token.name in board.returned_to_bag else "")
     return board, [Step(f"Spawn {token.name} at {chosen}, the empty Spawn hex {'closest to' if at == 'closest' else 'furthest from'} "
-                         f"{cur.name} ({best} hexes){tie}", rule, "Drawn from the Enemy Bag and placed Active side up.",
+                         f"{cur.name} ({best} hexes){tie}", rule, "Drawn from the Enemy Bag and placed Active side up."
+                        + again,
                         facts={"spawned": token.name, "hex": str(chosen),
                         "distances": {str(h): d for h, d in dist.items()}, "occupied": occupied,
                         "tied": [str(h) for h in tied]}, marks=tuple(map(str, [chosen, token.name])))]
@@ -807,7 +818,7 @@ def advance(terrain: Terrain, board: Board, enemy: Enemy, choices: Choices,
         board = board.with_enemy(enemy.name, res.enemy).logged(
             *enemy_damage_happenings(moved, res, INFERNO_DAMAGE * pick.infernos)).shown(1 + len(res.steps))
         if res.defeated:
-            board = replace(board, returned_to_bag=board.returned_to_bag + (enemy.name,))
+            board = board.returned(moved)
     return board, steps
 
 
@@ -1290,7 +1301,7 @@ def inferno_start_of_round(terrain: Terrain, board: Board, each=None) -> tuple[B
             board = board.with_enemy(e.name, None if res.enemy is None else replace(res.enemy, shrouded=e.shrouded))
             board = board.logged(*enemy_damage_happenings(e, res, INFERNO_DAMAGE)).shown(1 + len(res.steps))
             if res.defeated:
-                board = replace(board, returned_to_bag=board.returned_to_bag + (e.name,))
+                board = board.returned(e)
             tell(board, len(steps))
     return board, steps
 

@@ -312,7 +312,8 @@ def _react_into_inferno(state, moved: Enemy):
     state = state.with_enemy(moved.name, res.enemy).logged(
         *enemy_damage_happenings(moved, res, REACT_INFERNO_DAMAGE))
     if res.defeated:
-        state = replace(state, returned_to_bag=state.returned_to_bag + (moved.name,))
+        state = (state.returned(moved) if hasattr(state, "returned")     # a Round's board: back in the Enemy Bag
+                 else replace(state, returned_to_bag=state.returned_to_bag + (moved.name,)))
     return state, steps
 
 

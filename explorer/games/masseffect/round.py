@@ -23,7 +23,8 @@ File shape (after the shared header ``game = "masseffect"``, ``kind = "round"``)
     downed_locks = { Tali = 0 } # dice a Downed sheet Locks, over the sheet file's downed_locks (0..4; stand-in: 3)
     [[squadmates]] ...          # seating order, clockwise, with positions (see unit_specs)
     [[enemies]] ...             # with positions
-    [[bag]] ...                 # the Enemy Bag's next Minions, in draw order
+    [[bag]] ...                 # the Enemy Bag's next Minions, in draw order (then the Minions Defeated and
+                                # returned to it, in the order returned)
     [[hazard_deck]]             # the Hazard deck, top card first
     name = "C1"
     [[hazard_deck.instructions]]        # as an activation file's [[hazard]], plus "activate_turrets"
@@ -1255,7 +1256,7 @@ def _hit(board: Board, ctx: RoundContext, who: str, enemy, amount: int, source: 
     board = board.with_enemy(enemy.name, res.enemy).logged(*enemy_damage_happenings(enemy, res, amount, who))
     if res.defeated:
         if enemy.kind == "minion":
-            board = replace(board, returned_to_bag=board.returned_to_bag + (enemy.name,))
+            board = board.returned(enemy)
         _seen(seen, f"Damage to {enemy.name}", board, len(steps))
         if defeat_earns_xp(source, ctx.rulings):
             sq, more = gain_xp(board.squadmate(who), enemy.name)
