@@ -1,6 +1,7 @@
-"""Round built-ins for three rules of issue 19's audit: Inferno Damage at the start of the Round
+"""Round built-ins for rules of issue 19's audit: Inferno Damage at the start of the Round
 (me-round-inferno), a Low Ground -> High Ground Move refused naming the field, and the legal High -> Low move
-(me-round-elevation), a Mission ending because time runs out (me-round-time-out). Goldens in tests/masseffect/golden."""
+(me-round-elevation), a Mission ending because time runs out (me-round-time-out), Coolant Leaks (me-round-coolant).
+Goldens in tests/masseffect/golden."""
 
 from pathlib import Path
 
@@ -12,7 +13,7 @@ from explorer.scenario import read_toml
 
 SCENARIOS = Path(__file__).parents[2] / "explorer" / "games" / "masseffect" / "scenarios"
 GOLDEN = Path(__file__).parent / "golden"
-NAMES = ["me-round-inferno", "me-round-elevation", "me-round-time-out"]
+NAMES = ["me-round-inferno", "me-round-elevation", "me-round-time-out", "me-round-coolant"]
 
 
 def data(name):
@@ -103,3 +104,14 @@ def test_a_coolant_leak_damages_the_squadmate_who_ends_the_turn_there_after_the_
         "Shields 4 -> 2, Hit Points 6 -> 6.")
     passed = play(_coolant(["0,0", "-1,0", "-2,0"]))            # through it, ending on -2,0: nothing
     assert not any(s.rule.section == "Map Features › Coolant Leaks" for s in passed.steps)
+
+
+def test_the_coolant_builtin_hurts_only_the_squadmate_ending_the_turn_there():
+    """me-round-coolant: Shepard walks through a leak (nothing), the Husk Advances onto one (Enemies are unaffected),
+    Garrus ends his turn on one: 2 Damage to his Shield Points, after his Hazard card."""
+    t = play(data("me-round-coolant"))
+    leak = [s.title for s in t.steps if s.rule.section == "Map Features › Coolant Leaks"]
+    assert leak == ["Garrus ends the turn in Coolant Leak hex 2,-1"]
+    assert t.outcome["enemies"]["Husk"] == {"hex": "0,-2", "damage": 0, "stunned": False}
+    hurt = next(s for s in t.steps if s.title.startswith("Garrus suffers 2 Damage from a Coolant Leak"))
+    assert hurt.detail.endswith("Shields 3 -> 1, Hit Points 5 -> 5.")
