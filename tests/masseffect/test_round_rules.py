@@ -227,6 +227,10 @@ def test_a_round_react_move_into_an_inferno_hex_defeats_the_minion_and_the_round
     react = next(i for i, x in enumerate(titles) if x.startswith("React Tag: Husk"))
     assert titles[react + 1] == "Husk moved into Inferno hex 1,0: 1 Damage"
     assert any(x.startswith("Invalid Activation: no Husk") for x in titles)
+    from explorer.games.masseffect.round_view import round_positions      # the step-through: the React move's
+    pos = round_positions(parse_round(d, "x.toml"))                         # step shows the Husk where it moved
+    at = next(p for p in pos if p.step.title.startswith("React Tag: Husk"))
+    assert at.settled and [(e.name, e.hex, e.damage) for e in at.enemies] == [("Husk", "1,0", 2)]
 
 
 def test_react_blocked_sidestep_reading():

@@ -288,11 +288,18 @@ def react_tag(state: DamageState, ctx: DamageContext, name: str, attacker: str,
     steps = [Step(title, S.REACT_TAG, detail, facts={"enemy": name, "from": str(start), "to": str(pick),
                                                      "toward": attacker},
                   marks=tuple(map(str, (name, start, pick))))]
-    is_inferno = getattr(terrain, "is_inferno", None)
-    if pick != start and moved.kind == "minion" and is_inferno is not None and is_inferno(pick):
-        state, more = _react_into_inferno(state, moved)
-        steps += more
     return state, tuple(steps)
+
+
+def react_inferno(state, ctx, name: str, start) -> tuple[Any, list[Step]]:
+    """Map Features › Inferno Icons after a React Tag move (:func:`react_tag`): the Minion ``name``, moved from
+    ``start`` into an Inferno hex, suffers 1 Damage (Elites are unaffected; no move, no Damage). ``state``: a
+    :class:`DamageState` or an activation ``Board``. Returns the state and the steps (none when nothing happens)."""
+    e = state.enemy(name)
+    is_inferno = getattr(ctx.terrain, "is_inferno", None)
+    if e is None or e.position == start or e.kind != "minion" or is_inferno is None or not is_inferno(e.position):
+        return state, []
+    return _react_into_inferno(state, e)
 
 
 REACT_INFERNO_DAMAGE = 1
@@ -328,8 +335,10 @@ def damaging_enemies(state: DamageState, ctx: DamageContext, target: str, amount
     steps = list(res.steps)
     state = state.with_enemy(target, res.enemy).logged(*enemy_damage_happenings(enemy, res, amount, by))
     if res.react and by and ctx.terrain is not None:          # on a map the React move itself is the step
+        start = state.enemy(target).position
         state, more = react_tag(state, ctx, target, by, react_to)
-        steps = [s for s in steps if s.rule != S.REACT_TAG] + list(more)
+        state, burn = react_inferno(state, ctx, target, start)
+        steps = [s for s in steps if s.rule != S.REACT_TAG] + list(more) + burn
     if res.defeated:
         if enemy.kind == "minion":
             state = replace(state, returned_to_bag=state.returned_to_bag + (target,))

@@ -1248,7 +1248,7 @@ def _hit(board: Board, ctx: RoundContext, who: str, enemy, amount: int, source: 
     ``who`` (The React Tag). ``seen(label, board, n)`` (or ``None``): the frame-boundary observer, told the board
     after the Damage when a React move follows (``n``: steps told so far here). ``drone``: the Damage is Chatika's,
     whose React Tag move the ruling ``drone_react`` decides (``no_move``: toward no one, said in a step)."""
-    from .damage import react_tag
+    from .damage import react_inferno, react_tag
     from .units import defeat_earns_xp
 
     res = enemy_damage(enemy, amount, by=who)
@@ -1275,6 +1275,10 @@ def _hit(board: Board, ctx: RoundContext, who: str, enemy, amount: int, source: 
         _seen(seen, f"Damage to {enemy.name}", board, len(steps))
         board, more = react_tag(board, ctx, enemy.name, who)
         steps += more
+        moved, burn = react_inferno(board, ctx, enemy.name, enemy.position)
+        if burn:                                     # the React move's frame ends before the Inferno hex's Damage
+            _seen(seen, f"React Tag: {enemy.name}", board, len(steps))
+            board, steps = moved, steps + burn
         if board.enemy(enemy.name) is None:          # Defeated by the Inferno hex its React move entered
             return board, steps
         if board.krogan is not None and ctx.rulings.reading("krogan_moves") == "any_move":
