@@ -64,6 +64,19 @@ PHONE_ORDER_MAX_WIDTH = 600
 """Window width (CSS px) up to which :data:`ROUND_PHONE_CSS` applies: the phone rules' width
 (:data:`explorer.serving.phone.PHONE_MAX_WIDTH`; widgets do not import the serving layer, a test checks they agree)."""
 
+ROUND_COLUMN_CSS = (
+    "<style>"
+    ".xr-round-side .widget-html,.xr-round-side .widget-html-content{min-width:0;max-width:100%}"
+    ".xr-round-side .xt-rule{white-space:normal}"
+    ".xr-round-side .widget-dropdown{max-width:calc(100% - 4px)}"
+    ".xr-round-side .widget-dropdown>select{min-width:0}"
+    "</style>")
+"""The Round pages' step column at any width: its parts fit the column instead of being cut off by it. At a window
+of 900 px the column is about 460 px wide, narrower than a ruling dropdown (a 220 px label and a 460 px box; 2 px margins) and
+than the "Every step" list's rule tags (unbreakable, about 450 px): both ran past the column's right edge and were
+clipped (the dropdowns' boxes and arrows, the step titles' ends). Here a dropdown shrinks to the column (its box
+narrows), the HTML parts may be narrower than their longest tag, and a rule tag wraps."""
+
 ROUND_PHONE_CSS = (
     f"<style>@media (max-width:{PHONE_ORDER_MAX_WIDTH}px){{"
     ".xr-round-page>.xr-round-main{order:1}"
@@ -247,7 +260,7 @@ class RoundStepperView(SliderSteps, W.VBox):
         main = W.HBox([left, side, self.about] if map_first else [side, left, self.about],
                       layout=W.Layout(flex_flow="row wrap", align_items="flex-start", grid_gap="12px"))
         main.add_class("xr-round-main")
-        super().__init__([top, files, self.note, main, W.HTML(ROUND_PHONE_CSS)])
+        super().__init__([top, files, self.note, main, W.HTML(ROUND_PHONE_CSS), W.HTML(ROUND_COLUMN_CSS)])
         self.add_class(f"{self.css}-round")
         self.add_class("xr-round-page")
         self.load(scenario_id)

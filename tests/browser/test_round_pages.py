@@ -209,3 +209,30 @@ def test_opening_your_own_round_file_shows_its_outcome_block(browser, app_url, s
     if size == "phone":
         assert float(block.evaluate("e => getComputedStyle(e).fontSize").rstrip("px")) >= 14
     ctx.close()
+
+
+@pytest.mark.parametrize("slug", list(CARD))
+def test_at_900_px_the_step_column_fits_its_ruling_options_and_every_step(browser, app_url, slug):
+    """Session 14 (issue 19, the Round page looked at 900 px): the step column is then about 460 px wide, narrower
+    than a ruling dropdown (label 220 + box 460 px) and than the "Every step" list's unbreakable rule tags, so the
+    dropdowns' boxes and the step titles ran past the column and were cut off. With both panels open, nothing in
+    the column reaches past its right edge now (:data:`explorer.widgets.round_stepper.ROUND_COLUMN_CSS`)."""
+    ctx = browser.new_context(viewport={"width": 900, "height": 900})
+    page = ctx.new_page()
+    page.goto(_base(app_url) + f"/{slug}")
+    card = page.locator(CARD[slug]).first
+    wait_until(lambda: card.count() and "STEP 1 OF" in card.inner_text().upper(), timeout=90, what="step 1")
+    for title in ("Ruling options", "Every step"):
+        page.locator(".xr-round-side").get_by_text(title, exact=True).first.click()
+    side = page.locator(".xr-round-side").first
+    wait_until(lambda: side.locator(".widget-dropdown").count() and side.locator(".xt-step").count(), timeout=30,
+               what="both panels open")
+    past = side.evaluate("""side => { const right = side.getBoundingClientRect().right; const out = [];
+        for (const e of side.querySelectorAll('.widget-dropdown, select, .xt-step, .xt-rule, .widget-html-content')) {
+          const r = e.getBoundingClientRect(); if (r.width > 0 && r.right > right + 1) out.push(e.className + ' ' +
+          Math.round(r.right) + ' > ' + Math.round(right)); } return out.slice(0, 5); }""")
+    assert past == [], past
+    assert page.evaluate("() => document.scrollingElement.scrollWidth") <= 900
+    if SCREENSHOTS:
+        page.screenshot(path=os.path.join(SCREENSHOTS, f"{slug}-900.png"), full_page=True)
+    ctx.close()

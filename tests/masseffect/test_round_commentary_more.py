@@ -281,6 +281,17 @@ def test_outcome_text_has_no_mine_line_without_proximity_mines():
     assert "Proximity Mine" not in _outcome(data())
 
 
+def test_the_json_outcome_carries_the_proximity_mine_tokens_left():
+    """Squadmate Commentary › Garrus Vakarian › Proximity Mines: the typed outcome's ``mines`` is in the JSON too,
+    ``{"Garrus": tokens left}``; without Proximity Mines unlocked the key is absent."""
+    d = read_toml(SCENARIOS / "me-round-commentary.toml")
+    t = resolve(d)
+    assert t.result.mines == ("Garrus", 2) and t.outcome["proximity_mines"] == {"Garrus": 2}
+    d["proximity_mines"] = 1
+    assert resolve(d).outcome["proximity_mines"] == {"Garrus": 0}
+    assert "proximity_mines" not in resolve(data()).outcome
+
+
 # --- dice placed without resolving: unlocked Abilities count ---------------------------------------------------------
 
 
@@ -366,3 +377,76 @@ def test_intuition_on_liaras_own_downed_turn_is_refused():
     del turn(d, "Tali")["intuition"]
     r = refusal(resolve(d, {"downed_hazard_card": "resolved"}))
     assert "Liara is Downed: she cannot use Shadow Broker Intuition" in r.title and "(turns[1].intuition)" in r.title
+
+
+# --- every Ability the Squadmate Commentary names is a box of the stand-in sheets ------------------------------------
+
+COMMENTARY_ABILITIES = {
+    "Shepard": ["Warp", "Barrier", "Incinerate", "Adrenaline Rush"],
+    "Garrus": ["Concussive Shot", "Turian Rebel", "Overload", "Proximity Mines", "Calibrate", "Assassination",
+               "Armor-Piercing Rounds"],
+    "Liara": ["Stasis", "Singularity", "Pistol Shot", "Lift", "Warp Ammo", "Biotic Explosion", "Pure Biotic",
+              "Shadow Broker Intuition", "Asari Controller"],
+    "Tali": ["Pistol Burst", "Sabotage Turret", "Sabotage Enemy", "Energy Drain"],
+    "Wrex": ["What Krogan Do Best", "Krogan Battlemaster", "Lift Grenade", "Shoot It 46 More Times"]}
+"""The Abilities the rulebook's Squadmate Commentary names, per Squadmate (Core Abilities aside)."""
+
+
+def test_every_ability_the_commentary_names_is_a_box_of_the_standin_sheets():
+    """Issue 19 item 2: the stand-in sheets carry "the rest the commentary names"; Liara's Singularity, Warp Ammo,
+    Biotic Explosion and Pure Biotic were missing. The new ones start Locked."""
+    sheets = load_sheets()
+    for who, names in COMMENTARY_ABILITIES.items():
+        have = {b.name for b in sheets[who].boxes}
+        assert set(names) <= have, (who, set(names) - have)
+    liara = sheets["Liara"]
+    for name in ("Singularity", "Warp Ammo", "Biotic Explosion", "Pure Biotic"):
+        assert not liara.box(name).unlocked and liara.box(name).has_effect
+    assert liara.box("Biotic Explosion").requires == ("Lift",)
+
+
+def _liara(box, target, die="standard", **enemy):
+    """Liara at 0,0 (her Abilities unlocked) and one Enemy, Husk (a Minion, Shield Value 3) at 2,0 unless ``enemy``
+    says otherwise; a wall on the edge 1,0|2,0 and its neighbours when ``walled``."""
+    walled = enemy.pop("walled", False)
+    m = {"name": "liara-demo", "shape": {"kind": "hexagon", "radius": 4}}
+    if walled:     # a wall around 2,0's west side: the straight route 0,0 -> 1,0 -> 2,0 is closed
+        m["edges"] = [{"edge": e, "kind": "wall"} for e in ("1,0|2,0", "1,1|2,0", "2,-1|1,0", "1,-1|2,-1",
+                                                                  "1,1|2,1", "2,-1|2,0", "2,0|2,1")]
+    d = {"game": "masseffect", "kind": "round", "title": "Liara", "on_point": "Liara", "map": m,
+         "unlocked": {"Liara": ["Lift", "Singularity", "Warp Ammo", "Biotic Explosion", "Pure Biotic"]},
+         "squadmates": [{"name": "Liara", "max_shield_points": 2, "max_hit_points": 5, "position": "0,0"}],
+         "enemies": [{"name": "Husk", "attack_value": 2, "shield_value": 3, "position": "2,0"} | enemy],
+         "hazard_deck": [{"name": "Quiet", "instructions": [{"do": "spawn", "at": "closest"}]}],
+         "turns": [{"squadmate": "Liara", "actions": [{"box": box, "die": die, "target": target}]}]}
+    return resolve(d)
+
+
+def test_singularity_stuns_a_minion_and_is_refused_on_an_elite():
+    """Squadmate Commentary › Liara T'Soni › Stasis / Singularity: only Minions can be Stunned."""
+    t = _liara("Singularity", "Husk", "enhanced")
+    assert t.result.rejected is None and t.outcome["enemies"]["Husk"]["stunned"] is False   # End Phase flips it back
+    assert any(s.title.startswith("Husk is Stunned") or "Stunned" in s.title for s in t.steps)
+    t = _liara("Singularity", "Brute", "enhanced", name="Brute", kind="elite", resilience=[3, 3])
+    assert t.result.rejected and "turns[0].actions[0].target" in t.result.rejected
+
+
+def test_warp_ammo_on_an_enemy_with_a_biotic_effect_token_places_no_second_one():
+    """Squadmate Commentary › Liara T'Soni › Lift / Warp Ammo / Biotic Explosion: one Biotic Effect token per Enemy:
+    the Damage is dealt, no second token placed."""
+    t = _liara("Warp Ammo", "Husk", biotic_effect=True)
+    assert t.result.rejected is None
+    titles = [s.title for s in t.steps]
+    assert "Husk suffers 1 Damage from Liara: 1 of Shield Value 3" in titles
+    said = next(s for s in t.steps if s.title.startswith("Warp Ammo may still be used on Husk"))
+    assert said.title.endswith("its Damage is dealt, but no second token is placed")
+    assert said.rule.section == "Squadmate Commentary › Liara T'Soni › Lift / Warp Ammo / Biotic Explosion"
+    assert "Husk already has a Biotic Effect token: a second one cannot be placed" in titles
+
+
+def test_pure_biotic_counts_only_via_adjacent_hexes():
+    """Squadmate Commentary › Liara T'Soni › Pure Biotic: Counting Distances (only via adjacent hexes): the Husk two
+    hexes away is in reach (range 3), walled in it is not (the route around the walls is longer than 3)."""
+    assert _liara("Pure Biotic", "Husk").result.rejected is None
+    why = _liara("Pure Biotic", "Husk", walled=True).result.rejected
+    assert why and "Pure Biotic reaches 3" in why and "turns[0].actions[0].target" in why

@@ -100,6 +100,28 @@ def test_move_longer_than_its_die_is_refused_naming_the_field():
     assert b.squadmate("Garrus").position == H(-4, 0)                # a forced move is not a Move Action
 
 
+def test_a_round_move_too_long_names_the_round_files_fields_not_an_activation_files():
+    """Basic Actions › Move inside a Round: the refusal names the round file's own fields (the die of
+    ``turns[i].actions[j]`` and its ``path[k]``), never an activation file's ``move.movement_points``/``move.path``;
+    an Ability's move (Adrenaline Rush) names what gives its Movement Points, the sheet file's move_points."""
+    from explorer.games.masseffect.round import parse_round, resolve_round
+    d = {"game": "masseffect", "kind": "round", "title": "too far", "on_point": "Shepard",
+         "map": {"name": "p", "shape": {"kind": "hexagon", "radius": 4}},
+         "squadmates": [{"name": "Shepard", "max_shield_points": 4, "max_hit_points": 6, "position": "0,0"}],
+         "enemies": [{"name": "Husk", "attack_value": 1, "shield_value": 3, "position": "3,0"}],
+         "hazard_deck": [{"name": "A", "instructions": [{"do": "spawn", "at": "closest"}]}],
+         "turns": [{"squadmate": "Shepard", "actions": [
+             {"box": "Move", "die": "move_2", "path": ["0,0", "-1,0", "-2,0", "-3,0"]}]}]}
+    why = resolve_round(parse_round(d, "x.toml")).result.rejected
+    assert "its Move 2 die gives 2 Movement Points (turns[0].actions[0].die)" in why
+    assert "turns[0].actions[0].path[3] is one hex too far" in why and "move." not in why
+    d["turns"][0]["actions"][0] |= {"box": "Adrenaline Rush", "die": "standard"}
+    d["unlocked"] = {"Shepard": ["Adrenaline Rush"]}
+    why = resolve_round(parse_round(d, "x.toml")).result.rejected
+    assert why.startswith("Shepard's Adrenaline Rush spends 3 Movement Points") and "move." not in why
+    assert "Adrenaline Rush (the sheet file's move_points) gives 2 Movement Points" in why
+
+
 def test_movement_points_field_is_checked():
     d = data("me-move-points")
     d["move"]["movement_points"] = 4
@@ -158,6 +180,57 @@ def test_react_tag_moves_one_hex_toward_the_attacker():
     reacted = [e for e in t.result.events if isinstance(e, EnemyReacted)]
     assert [(e.enemy, e.start, e.end) for e in reacted] == [("Husk A", "3,0", "2,0"), ("Husk B", "0,-3", "0,-3")]
     assert t.rulings["react_blocked"] == "stays" and t.outcome["enemies"]["Husk A"]["hex"] == "2,0"
+
+
+def _react_into_inferno(kind="minion", amount=1):
+    """me-react-tag with an Inferno icon on 2,0, the hex Husk A's React move enters."""
+    d = data("me-react-tag")
+    d["map"] = {**d["map"], "icons": {"2,0": ["inferno"]}}
+    d["enemies"][0] |= ({"kind": "elite", "resilience": [3, 2]} if kind == "elite" else {})
+    d["events"][0]["amount"] = amount
+    return resolve_damage(parse_damage(d, "x.toml"))
+
+
+def test_a_react_move_into_an_inferno_hex_damages_the_minion():
+    """Map Features › Inferno Icons: a Minion that moves into an Inferno hex suffers 1 Damage, a React Tag move too
+    (Damaging Enemies › The React Tag). Husk A (Shield Value 3) takes 2 from Garrus, reacts into the Inferno hex and
+    is Defeated by its 1 Damage: back to the Enemy Bag, no XP for Garrus (no Action of his did it)."""
+    t = _react_into_inferno(amount=2)
+    assert "Husk A" not in t.outcome["enemies"] and "Husk A" in t.outcome["returned_to_bag"]
+    inferno = [s for s in t.steps if s.rule.section == S.INFERNO.section]
+    assert len(inferno) == 1 and inferno[0].title == "Husk A moved into Inferno hex 2,0: 1 Damage"
+    assert not any("XP" in s.title for s in t.steps)
+    t1 = _react_into_inferno(amount=1)                     # 1 + 1 of Shield Value 3: Damaged, still there
+    assert t1.outcome["enemies"]["Husk A"]["hex"] == "2,0" and t1.outcome["enemies"]["Husk A"]["damage"] == 2
+
+
+def test_a_react_move_into_an_inferno_hex_leaves_an_elite_unharmed():
+    t = _react_into_inferno("elite", amount=1)
+    assert t.outcome["enemies"]["Husk A"]["hex"] == "2,0" and t.outcome["enemies"]["Husk A"]["damage"] == 1
+    assert not any(s.rule.section == S.INFERNO.section for s in t.steps)
+
+
+def test_a_round_react_move_into_an_inferno_hex_defeats_the_minion_and_the_round_goes_on():
+    """The same rule inside a Round (explorer.games.masseffect.round): Shepard Shoots the React Husk (2 of 3), it
+    moves one hex toward him into the Inferno hex and is Defeated; the Hazard card then finds no Husk."""
+    from explorer.games.masseffect.round import parse_round, resolve_round
+    d = {
+        "game": "masseffect", "kind": "round", "title": "React into an Inferno hex", "on_point": "Shepard",
+        "map": {"name": "p", "shape": {"kind": "hexagon", "radius": 4}, "icons": {"1,0": ["inferno"]}},
+        "squadmates": [{"name": "Shepard", "max_shield_points": 4, "max_hit_points": 6, "position": "-2,0"}],
+        "enemies": [{"name": "Husk", "attack_value": 1, "shield_value": 3, "tags": ["React"], "position": "2,0"}],
+        "hazard_deck": [{"name": "A", "instructions": [{"do": "activate", "types": ["Husk"]}]}],
+        "turns": [{"squadmate": "Shepard", "actions": [{"box": "Shoot", "die": "standard", "target": "Husk"}]}]}
+    t = resolve_round(parse_round(d, "x.toml"))
+    assert t.outcome["rejected"] is None and t.outcome["returned_to_bag"] == ["Husk"] and t.outcome["enemies"] == {}
+    titles = [s.title for s in t.steps]
+    react = next(i for i, x in enumerate(titles) if x.startswith("React Tag: Husk"))
+    assert titles[react + 1] == "Husk moved into Inferno hex 1,0: 1 Damage"
+    assert any(x.startswith("Invalid Activation: no Husk") for x in titles)
+    from explorer.games.masseffect.round_view import round_positions      # the step-through: the React move's
+    pos = round_positions(parse_round(d, "x.toml"))                         # step shows the Husk where it moved
+    at = next(p for p in pos if p.step.title.startswith("React Tag: Husk"))
+    assert at.settled and [(e.name, e.hex, e.damage) for e in at.enemies] == [("Husk", "1,0", 2)]
 
 
 def test_react_blocked_sidestep_reading():
@@ -266,3 +339,28 @@ def test_no_enemy_in_a_shrouded_area_activates(shrouded, revealed):
     for e in enemies:
         b, steps = activate_enemy(t, board, e.name, Choices(), me_rulings())
         assert (steps[0].rule == S.SHROUDED_AREAS) == (not revealed)
+
+
+def test_a_defeated_minion_back_in_the_enemy_bag_is_drawn_once_the_declared_draws_are_used_up():
+    """Damaging Enemies: a Defeated Minion is returned to the Enemy Bag; Spawning Minions draws a token from the bag.
+    The file's [[bag]] declares the next draws (the draw is random); after them the bag still holds the Minions
+    returned to it, so a Spawn draws those (Damage, Biotic Effect token and Stunned side gone) instead of finding
+    the bag empty. Here Shepard Defeats Husk A (Shield Value 2, a Biotic Effect token on it); the first card Spawns
+    the declared Trooper, the second Husk A."""
+    from explorer.games.masseffect.round import parse_round, resolve_round
+    spawn = {"instructions": [{"do": "spawn", "at": "closest"}]}
+    d = {"game": "masseffect", "kind": "round", "title": "Back in the bag", "on_point": "Shepard",
+         "map": {"name": "p", "shape": {"kind": "hexagon", "radius": 4}, "icons": {"4,-4": ["spawn"], "-4,4": ["spawn"]}},
+         "squadmates": [{"name": "Shepard", "max_shield_points": 4, "max_hit_points": 6, "position": "0,0"},
+                        {"name": "Garrus", "max_shield_points": 3, "max_hit_points": 5, "position": "0,2"}],
+         "enemies": [{"name": "Husk A", "type": "Husk", "attack_value": 2, "shield_value": 2, "position": "2,0",
+                      "biotic_effect": True}],
+         "bag": [{"name": "Trooper", "attack_value": 1, "shield_value": 2}],
+         "hazard_deck": [{"name": "S1"} | spawn, {"name": "S2"} | spawn],
+         "turns": [{"squadmate": "Shepard", "actions": [{"box": "Shoot", "die": "standard", "target": "Husk A"}]}]}
+    t = resolve_round(parse_round(d, "x.toml"))
+    spawns = [s for s in t.steps if s.title.startswith("Spawn ")]
+    assert [s.facts["spawned"] for s in spawns] == ["Trooper", "Husk A"]
+    assert "returned to the Enemy Bag earlier" in spawns[1].detail and "returned" not in spawns[0].detail
+    assert t.outcome["enemies"]["Husk A"]["damage"] == 0 and t.outcome["returned_to_bag"] == ["Husk A"]
+    assert not any("Enemy Bag is empty" in s.title for s in t.steps)

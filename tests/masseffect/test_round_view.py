@@ -170,3 +170,13 @@ def test_the_round_page_opens_every_round_builtin_and_keeps_its_choice_in_the_li
     assert w2.scenario_id == "me-round-loot" and w2.rulings()["on_point_direction"] == "next_in_turn_order"
     with pytest.raises(ScenarioError, match="scenario"):
         w2.load_url_state({"scenario": "me-diagram-4"})
+
+
+def test_a_minion_drawn_again_from_the_enemy_bag_is_no_longer_shown_in_it():
+    """me-round-barrier: Shepard Defeats Husk A (back in the Enemy Bag), then his card Spawns it again (the file
+    declares no other draw): the page lists it in the bag only between the two."""
+    pos = round_positions(scenario("me-round-barrier"))
+    shown = [p.returned_to_bag for p in pos]
+    first = next(i for i, r in enumerate(shown) if r == ("Husk A",))
+    spawned = next(i for i, p in enumerate(pos) if p.step.title.startswith("Spawn Husk A"))
+    assert first < spawned and all(r == () for r in shown[spawned:])

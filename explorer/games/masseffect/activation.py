@@ -265,6 +265,14 @@ class Board(Roster):
     def tags_ignored(self, e: Enemy) -> bool:
         return self.asari_controller and e.biotic_effect
 
+    def returned(self, enemy: Enemy) -> Board:
+        """Damaging Enemies: the Defeated Minion ``enemy`` is returned to the Enemy Bag: named in
+        :attr:`returned_to_bag` and put back in :attr:`bag` (its Damage, Biotic Effect token and Stunned side gone),
+        so a later Spawn can draw it once the draws the file declares are used up (Spawning Minions: a token drawn
+        from the bag; the bag holds it again)."""
+        token = replace(enemy, position=None, damage=0, biotic_effect=False, stunned=False, shrouded=False)
+        return replace(self, returned_to_bag=self.returned_to_bag + (enemy.name,), bag=self.bag + (token,))
+
 
 
 @dataclass(frozen=True)
@@ -402,8 +410,11 @@ def spawn_minion(terrain: Terrain, board: Board, at: str, choices: Choices,
     board = board.shown(1, SpawnFocus(token.name, chosen, tuple(dist.items()),
                                       tuple((h, board.occupant(h)) for h in spawns
                                             if board.occupant(h) is not None and h != chosen), tuple(tied)))
+    again = (f" {token.name} was Defeated and returned to the Enemy Bag earlier; the file's bag declares no other draw, "
+             "so it is the token drawn." if token.name in board.returned_to_bag else "")
     return board, [Step(f"Spawn {token.name} at {chosen}, the empty Spawn hex {'closest to' if at == 'closest' else 'furthest from'} "
-                         f"{cur.name} ({best} hexes){tie}", rule, "Drawn from the Enemy Bag and placed Active side up.",
+                         f"{cur.name} ({best} hexes){tie}", rule, "Drawn from the Enemy Bag and placed Active side up."
+                        + again,
                         facts={"spawned": token.name, "hex": str(chosen),
                         "distances": {str(h): d for h, d in dist.items()}, "occupied": occupied,
                         "tied": [str(h) for h in tied]}, marks=tuple(map(str, [chosen, token.name])))]
@@ -807,7 +818,7 @@ def advance(terrain: Terrain, board: Board, enemy: Enemy, choices: Choices,
         board = board.with_enemy(enemy.name, res.enemy).logged(
             *enemy_damage_happenings(moved, res, INFERNO_DAMAGE * pick.infernos)).shown(1 + len(res.steps))
         if res.defeated:
-            board = replace(board, returned_to_bag=board.returned_to_bag + (enemy.name,))
+            board = board.returned(moved)
     return board, steps
 
 
@@ -1076,7 +1087,9 @@ def activate(terrain: Terrain, board: Board, types: Sequence[str], choices: Choi
 def opportunity_attacks(terrain: Terrain, board: Board, mover: str, path: Sequence[Hex], *, forced: bool = False,
                         choices: Choices = Choices(), movement_points: int | None = None,
                         rulings: Rulings | None = None, on_step=None, ability: str | None = None,
-                        pin_ends: bool = True) -> tuple[Board, list[Step]]:
+                        pin_ends: bool = True,
+                        limit_words: tuple[str, str | None] = ("its Move die", "move.movement_points"),
+                        path_field: str = "move.path") -> tuple[Board, list[Step]]:
     """A Squadmate moves along ``path`` (its start hex first; each next hex one Movement Point away, or the partner
     Fast Travel hex). Basic Actions › Move; Additional Enemy Rules › Opportunity Attacks; Map Features; Interacting
     with the Mission Map › Shrouded Areas.
@@ -1086,6 +1099,9 @@ def opportunity_attacks(terrain: Terrain, board: Board, mover: str, path: Sequen
       ``forced`` move is not a Move Action: no Movement Points, no Opportunity Attacks. ``ability``: the name of the
       Ability whose Action moves the Squadmate (Squadmate Commentary: Adrenaline Rush, Turian Rebel), not a Move
       Action: its steps name it; ``pin_ends`` = False: the Pin Tag does not end it (ruling ``pin_ability_move``).
+      ``limit_words`` = (what gives the Movement Points, the file field that sets them or ``None``) and
+      ``path_field`` (the file's path field) word the refusal of a path too long in the caller's file's terms
+      (default: an activation file's ``[move]``).
     * Leaving adjacency of an Active Enemy (not Stunned, not in a Shrouded area) provokes an Opportunity Attack
       (Damage = its Attack Value, Biotic Effect -2); several are resolved highest Attack Value first (ties:
       ``choices.opportunity_order``, default listing order). A forced move or a Fast Travel hop provokes none.
@@ -1116,10 +1132,12 @@ def opportunity_attacks(terrain: Terrain, board: Board, mover: str, path: Sequen
     spend = len(path) - 1
     limit = MAX_MOVE_MP if movement_points is None else movement_points
     if not forced and spend > limit:
-        die = (f"its Move die gives {plural(limit, 'Movement Point')} (move.movement_points)" if movement_points is not None
-               else f"a Move die gives at most {MAX_MOVE_MP} Movement Points")
-        raise RuleViolation(f"{mover}'s Move spends {plural(spend, 'Movement Point')} ({plural(spend, 'hex', 'hexes')} entered) but {die}: "
-                            f"move.path[{limit + 1}] is one hex too far", S.BASIC_ACTIONS.section,
+        what, where = limit_words
+        die = (f"{what} gives {plural(limit, 'Movement Point')}" + (f" ({where})" if where else "")
+               if movement_points is not None else f"a Move die gives at most {MAX_MOVE_MP} Movement Points")
+        raise RuleViolation(f"{mover}'s {ability or 'Move'} spends {plural(spend, 'Movement Point')} "
+                            f"({plural(spend, 'hex', 'hexes')} entered) but {die}: "
+                            f"{path_field}[{limit + 1}] is one hex too far", S.BASIC_ACTIONS.section,
                             field=f"path[{limit + 1}]", step="Step B: Move")
     log_at = len(board.log)
     board = board.logged(SquadmateMoved(mover, tuple(str(h) for h in path), forced))
@@ -1283,7 +1301,7 @@ def inferno_start_of_round(terrain: Terrain, board: Board, each=None) -> tuple[B
             board = board.with_enemy(e.name, None if res.enemy is None else replace(res.enemy, shrouded=e.shrouded))
             board = board.logged(*enemy_damage_happenings(e, res, INFERNO_DAMAGE)).shown(1 + len(res.steps))
             if res.defeated:
-                board = replace(board, returned_to_bag=board.returned_to_bag + (e.name,))
+                board = board.returned(e)
             tell(board, len(steps))
     return board, steps
 

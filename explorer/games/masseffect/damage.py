@@ -283,11 +283,45 @@ def react_tag(state: DamageState, ctx: DamageContext, name: str, attacker: str,
     else:
         title = (f"React Tag: {name}, Damaged but not Defeated, moves one hex toward {attacker} at {a.position}: "
                  f"{start} -> {pick} ({d0} -> {plural(terrain.distance(pick, a.position), 'hex', 'hexes')})")
-    state = state.with_enemy(name, replace(e, position=pick)).logged(
-        EnemyReacted(name, str(start), str(pick), attacker, why))
-    return state, (Step(title, S.REACT_TAG, detail, facts={"enemy": name, "from": str(start), "to": str(pick),
-                                                           "toward": attacker},
-                        marks=tuple(map(str, (name, start, pick)))),)
+    moved = replace(e, position=pick)
+    state = state.with_enemy(name, moved).logged(EnemyReacted(name, str(start), str(pick), attacker, why))
+    steps = [Step(title, S.REACT_TAG, detail, facts={"enemy": name, "from": str(start), "to": str(pick),
+                                                     "toward": attacker},
+                  marks=tuple(map(str, (name, start, pick))))]
+    return state, tuple(steps)
+
+
+def react_inferno(state, ctx, name: str, start) -> tuple[Any, list[Step]]:
+    """Map Features › Inferno Icons after a React Tag move (:func:`react_tag`): the Minion ``name``, moved from
+    ``start`` into an Inferno hex, suffers 1 Damage (Elites are unaffected; no move, no Damage). ``state``: a
+    :class:`DamageState` or an activation ``Board``. Returns the state and the steps (none when nothing happens)."""
+    e = state.enemy(name)
+    is_inferno = getattr(ctx.terrain, "is_inferno", None)
+    if e is None or e.position == start or e.kind != "minion" or is_inferno is None or not is_inferno(e.position):
+        return state, []
+    return _react_into_inferno(state, e)
+
+
+REACT_INFERNO_DAMAGE = 1
+"""Damage a Minion suffers when its React Tag move enters an Inferno hex (Map Features › Inferno Icons: a Minion
+moving into one suffers 1 Damage; Elites are unaffected)."""
+
+
+def _react_into_inferno(state, moved: Enemy):
+    """Map Features › Inferno Icons: the React Tag moved Minion ``moved`` into an Inferno hex, so it suffers 1 Damage
+    (no Squadmate's Action: no XP, no second React move); Defeated, it goes back to the Enemy Bag. ``state``: a
+    :class:`DamageState` or an activation ``Board`` (both have ``with_enemy``, ``logged``, ``returned_to_bag``)."""
+    res = enemy_damage(moved, REACT_INFERNO_DAMAGE)
+    steps = [Step(f"{moved.name} moved into Inferno hex {moved.position}: {REACT_INFERNO_DAMAGE} Damage", S.INFERNO,
+                  "A Minion that moves into an Inferno hex suffers 1 Damage, a React Tag move included; Elites are "
+                  "unaffected.", facts={"enemy": moved.name, "damage": REACT_INFERNO_DAMAGE},
+                  marks=(moved.name, str(moved.position))), *res.steps]
+    state = state.with_enemy(moved.name, res.enemy).logged(
+        *enemy_damage_happenings(moved, res, REACT_INFERNO_DAMAGE))
+    if res.defeated:
+        state = (state.returned(moved) if hasattr(state, "returned")     # a Round's board: back in the Enemy Bag
+                 else replace(state, returned_to_bag=state.returned_to_bag + (moved.name,)))
+    return state, steps
 
 
 def damaging_enemies(state: DamageState, ctx: DamageContext, target: str, amount: int, by: str,
@@ -301,8 +335,10 @@ def damaging_enemies(state: DamageState, ctx: DamageContext, target: str, amount
     steps = list(res.steps)
     state = state.with_enemy(target, res.enemy).logged(*enemy_damage_happenings(enemy, res, amount, by))
     if res.react and by and ctx.terrain is not None:          # on a map the React move itself is the step
+        start = state.enemy(target).position
         state, more = react_tag(state, ctx, target, by, react_to)
-        steps = [s for s in steps if s.rule != S.REACT_TAG] + list(more)
+        state, burn = react_inferno(state, ctx, target, start)
+        steps = [s for s in steps if s.rule != S.REACT_TAG] + list(more) + burn
     if res.defeated:
         if enemy.kind == "minion":
             state = replace(state, returned_to_bag=state.returned_to_bag + (target,))

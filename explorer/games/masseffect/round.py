@@ -23,7 +23,8 @@ File shape (after the shared header ``game = "masseffect"``, ``kind = "round"``)
     downed_locks = { Tali = 0 } # dice a Downed sheet Locks, over the sheet file's downed_locks (0..4; stand-in: 3)
     [[squadmates]] ...          # seating order, clockwise, with positions (see unit_specs)
     [[enemies]] ...             # with positions
-    [[bag]] ...                 # the Enemy Bag's next Minions, in draw order
+    [[bag]] ...                 # the Enemy Bag's next Minions, in draw order (then the Minions Defeated and
+                                # returned to it, in the order returned)
     [[hazard_deck]]             # the Hazard deck, top card first
     name = "C1"
     [[hazard_deck.instructions]]        # as an activation file's [[hazard]], plus "activate_turrets"
@@ -1247,7 +1248,7 @@ def _hit(board: Board, ctx: RoundContext, who: str, enemy, amount: int, source: 
     ``who`` (The React Tag). ``seen(label, board, n)`` (or ``None``): the frame-boundary observer, told the board
     after the Damage when a React move follows (``n``: steps told so far here). ``drone``: the Damage is Chatika's,
     whose React Tag move the ruling ``drone_react`` decides (``no_move``: toward no one, said in a step)."""
-    from .damage import react_tag
+    from .damage import react_inferno, react_tag
     from .units import defeat_earns_xp
 
     res = enemy_damage(enemy, amount, by=who)
@@ -1255,7 +1256,7 @@ def _hit(board: Board, ctx: RoundContext, who: str, enemy, amount: int, source: 
     board = board.with_enemy(enemy.name, res.enemy).logged(*enemy_damage_happenings(enemy, res, amount, who))
     if res.defeated:
         if enemy.kind == "minion":
-            board = replace(board, returned_to_bag=board.returned_to_bag + (enemy.name,))
+            board = board.returned(enemy)
         _seen(seen, f"Damage to {enemy.name}", board, len(steps))
         if defeat_earns_xp(source, ctx.rulings):
             sq, more = gain_xp(board.squadmate(who), enemy.name)
@@ -1274,6 +1275,12 @@ def _hit(board: Board, ctx: RoundContext, who: str, enemy, amount: int, source: 
         _seen(seen, f"Damage to {enemy.name}", board, len(steps))
         board, more = react_tag(board, ctx, enemy.name, who)
         steps += more
+        moved, burn = react_inferno(board, ctx, enemy.name, enemy.position)
+        if burn:                                     # the React move's frame ends before the Inferno hex's Damage
+            _seen(seen, f"React Tag: {enemy.name}", board, len(steps))
+            board, steps = moved, steps + burn
+        if board.enemy(enemy.name) is None:          # Defeated by the Inferno hex its React move entered
+            return board, steps
         if board.krogan is not None and ctx.rulings.reading("krogan_moves") == "any_move":
             _seen(seen, f"React Tag: {enemy.name}", board, len(steps))
             board, more = what_krogan_do_best(ctx.terrain, board, enemy.name, enemy.position,
@@ -1347,8 +1354,8 @@ def _ability(board: Board, ctx: RoundContext, who: str, act: Action, seen=None, 
                           marks=(act.target,)))
     if box.biotic_effect and enemy.biotic_effect and box.name in COMMENTARY:
         steps.append(Step(f"{box.name} may still be used on {act.target}, which already has a Biotic Effect token: "
-                          "its Damage is dealt, but no second token is placed", COMMENTARY[box.name],
-                          marks=(act.target,)))
+                          + ("its Damage is dealt, but " if box.damage else "") + "no second token is placed",
+                          COMMENTARY[box.name], marks=(act.target,)))
     if enhanced and box.enhanced_min_distance is not None and (dist or 0) < box.enhanced_min_distance:
         enhanced = False
         steps.append(Step(f"{act.target} is {dist} hexes away: the Enhanced {box.name} needs "
@@ -1377,9 +1384,12 @@ def _ability(board: Board, ctx: RoundContext, who: str, act: Action, seen=None, 
     return board.shown(len(steps)), steps
 
 
-COMMENTARY = {"Warp": S.COMMENTARY_SHEPARD_WARP, "Lift Grenade": S.COMMENTARY_WREX_LIFT_GRENADE}
+COMMENTARY = {"Warp": S.COMMENTARY_SHEPARD_WARP, "Lift Grenade": S.COMMENTARY_WREX_LIFT_GRENADE,
+              "Lift": S.COMMENTARY_LIARA_LIFT, "Warp Ammo": S.COMMENTARY_LIARA_LIFT,
+              "Biotic Explosion": S.COMMENTARY_LIARA_LIFT}
 """Ability Boxes whose Biotic Effect rule the Squadmate Commentary states for that Ability (Warp: no effect on an
-Enemy with a token; Lift Grenade: usable on one, no second token); the steps cite it."""
+Enemy with a token; Lift Grenade, and Liara's Lift, Warp Ammo and Biotic Explosion: one token per Enemy, so no
+second one); the steps cite it."""
 
 
 def _spend_mine(state: RoundState, ctx: RoundContext, who: str, act: Action, box: str
@@ -1520,9 +1530,11 @@ def _ability_move(state: RoundState, ctx: RoundContext, who: str, act: Action, b
         facts={"movement_points": mp}, marks=(who,))]
     pin_ends = ctx.rulings.reading("pin_ability_move") == "any_move"
     try:
+        limit_words = ((f"its {_FACE_WORDS[act.die]} die", f"{act.field}.die") if b.move_points == "die" else
+                       (f"{box} (the sheet file's move_points)", None))
         board, more = opportunity_attacks(ctx.terrain, state.board, who, act.path, movement_points=mp,
                                           rulings=ctx.rulings, on_step=_shifted(seen, len(steps)), ability=box,
-                                          pin_ends=pin_ends)
+                                          pin_ends=pin_ends, limit_words=limit_words, path_field=f"{act.field}.path")
     except RuleViolation as v:
         raise RuleViolation(v.reason, v.rule, field=f"{act.field}.{v.rejection.field}", step="Step B: Actions") from None
     steps += more
@@ -1901,7 +1913,9 @@ def _action(state: RoundState, ctx: RoundContext, who: str, act: Action, cut=Non
         try:
             board, more = opportunity_attacks(ctx.terrain, board, who, act.path,
                                               movement_points=MOVEMENT_POINTS[act.die], rulings=ctx.rulings,
-                                              on_step=seen_from(len(steps), state))
+                                              on_step=seen_from(len(steps), state),
+                                              limit_words=(f"its {_FACE_WORDS[act.die]} die", f"{act.field}.die"),
+                                              path_field=f"{act.field}.path")
         except RuleViolation as v:
             raise RuleViolation(v.reason, v.rule, field=f"{act.field}.{v.rejection.field}",
                                 step="Step B: Actions") from None
@@ -3480,8 +3494,8 @@ class RoundOutcome(Outcome):
     """The Core Ability elements at the end (``command_ready``, ``aim``, ``enraged``), each only when not 0."""
     mines: tuple[str, int] | None = None
     """``(Squadmate, Proximity Mine tokens left)`` when a Squadmate has Proximity Mines unlocked (Squadmate Commentary
-    › Garrus Vakarian › Proximity Mines), else ``None``; said in the outcome text (not in :meth:`to_json`, whose
-    shape the golden traces fix)."""
+    › Garrus Vakarian › Proximity Mines), else ``None``; said in the outcome text and, in :meth:`to_json`, as
+    ``"proximity_mines": {Squadmate: tokens left}`` (only then)."""
     kind = "round"
 
     @property
@@ -3502,6 +3516,7 @@ class RoundOutcome(Outcome):
                 **({"turrets_disabled": list(self.turrets_disabled)} if self.turrets_disabled else {}),
                 **({"war_readiness": self.war_readiness} if self.war_readiness is not None else {}),
                 **({"core_abilities": dict(self.core)} if self.core else {}),
+                **({"proximity_mines": {self.mines[0]: self.mines[1]}} if self.mines is not None else {}),
                 **({"next_mission": {"paragon_dice": self.campaign_next[0],
                                      "renegade_victories": self.campaign_next[1]}} if self.campaign_next else {})}
 
@@ -3650,6 +3665,9 @@ def resolve_round(scenario: RoundScenario, rulings: Mapping[str, str] | None = N
         a Trace whose typed ``result`` is a :class:`RoundOutcome`; its JSON ``outcome`` is ``{"squadmates": {name:
         {hex, shield_points, hit_points, downed}}, "enemies": {name: {hex, damage, stunned}}, "returned_to_bag",
         "on_point" (next Round's), "hazard_discard", "pool" (dice left), "mission_failed", "rejected"}``, plus
-        ``"war_readiness"`` (scored this Mission, when it has Objectives), ``"inventory"`` (token kinds) and ``"loot"`` ({hex: tokens still face-down}) when the file has Loot.
+        ``"war_readiness"`` (scored this Mission, when it has Objectives), ``"inventory"`` (token kinds) and
+        ``"loot"`` ({hex: tokens still face-down}) when the file has Loot, ``"proximity_mines"`` ({Squadmate: tokens
+        left}) when a Squadmate has Proximity Mines unlocked (Squadmate Commentary › Garrus Vakarian › Proximity
+        Mines).
     """
     return play_round(scenario, rulings, seed)[1]

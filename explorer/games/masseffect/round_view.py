@@ -89,7 +89,8 @@ class RoundPosition:
         deck: Hazard cards left in the deck; ``discard``: the discard pile, oldest first; ``reshuffled``: times the
             discard pile became the deck.
         loot: ``((hex, n tokens), ...)`` face-down Loot tokens on the map; ``inventory``: the squad's Inventory.
-        returned_to_bag: Minions Defeated (back in the Enemy Bag); ``completed``: Mission Objectives completed;
+        returned_to_bag: Minions Defeated and in the Enemy Bag now (one drawn again by a Spawn is on the map, not
+            here); ``completed``: Mission Objectives completed;
         ending: how the Mission ended (``None`` while it goes on); ``rejected``: the refused declaration or ``None``.
         moved: ``((name, from hex, to hex), ...)``: the characters the step's frame moved (where they stood when the
             phase or turn began, where it leaves them; ``""`` off the map: Spawned, or Defeated and gone).
@@ -217,7 +218,8 @@ def position_of(step: Step, i: int, f: Frame, before: RoundState | None = None, 
     pool = len(st.dice) if st.rolled else st.pool
     return RoundPosition(step, i, f.name, st.round, squadmate_panels(st, due), enemy_panels(st), pool, dice,
                          len(st.deck), st.discard, st.reshuffled, tuple((str(h), len(t)) for h, t in st.loot),
-                         st.inventory, st.board.returned_to_bag, st.completed,
+                         st.inventory, tuple(dict.fromkeys(n for n in st.board.returned_to_bag
+                                                           if st.board.enemy(n) is None)), st.completed,
                          st.ending or ("Failure: Shepard is Downed" if st.board.failed else None), st.rejected,
                          moves(before, st) if settled else (), _hex(st.chatika), settled, note=note,
                          progress=st.progress)

@@ -88,6 +88,7 @@ COMMENTARY_GARRUS_TURIAN_REBEL = ref("Squadmate Commentary › Garrus Vakarian �
 COMMENTARY_GARRUS_PROXIMITY_MINES = ref("Squadmate Commentary › Garrus Vakarian › Proximity Mines")
 COMMENTARY_GARRUS_CALIBRATE = ref("Squadmate Commentary › Garrus Vakarian › Calibrate")
 COMMENTARY_LIARA = ref("Squadmate Commentary › Liara T'Soni › Analysis")
+COMMENTARY_LIARA_LIFT = ref("Squadmate Commentary › Liara T'Soni › Lift / Warp Ammo / Biotic Explosion")
 COMMENTARY_LIARA_SHADOW_BROKER = ref("Squadmate Commentary › Liara T'Soni › Shadow Broker Intuition")
 COMMENTARY_TALI_SABOTAGE_ENEMY = ref("Squadmate Commentary › Tali'Zorah nar Rayya › Sabotage Enemy")
 COMMENTARY_WREX_WHAT_KROGAN_DO_BEST = ref("Squadmate Commentary › Urdnot Wrex › What Krogan Do Best")

@@ -185,7 +185,7 @@ class SheetSpec(Strict):
     drone_damage: int = Field(default=0, ge=0, le=5)
     rage_tokens: int = Field(default=0, ge=0, le=RAGE_TOKENS)
     rage_damage: int = Field(default=0, ge=0, le=5)
-    boxes: list[BoxSpec] = Field(default_factory=list, max_length=8)
+    boxes: list[BoxSpec] = Field(default_factory=list, max_length=12)   # the stand-in Liara has 9
 
 
 class BasicSpec(Strict):
