@@ -219,13 +219,17 @@ def combat_map(sc: CombatScenario, source: str = "scenario"):
     ``(at, base)`` for a two-hex base, 11.8); ``(None, {})`` without a ``[map]``."""
     if sc.map is None:
         return None, {}
-    from explorer.hexgrid import Hex
+    from explorer.board import parse_hex_key
 
     from .activation import parse_map
 
     with with_source(source, "map."):
         amap = parse_map(sc.map, None)
-    spots = {t.name: tuple(Hex.parse(h) for h in (t.at, t.base) if h is not None) for t in sc.targets}
+    # parse_hex_key, not Hex.parse: a target's hex is checked here first (``_check_map`` calls this), so a word
+    # where a hex belongs is a one-line error naming the field, not a ValueError
+    spots = {t.name: tuple(parse_hex_key(h, f"targets[{i}].{key}", source)
+                           for key, h in (("at", t.at), ("base", t.base)) if h is not None)
+             for i, t in enumerate(sc.targets)}
     return amap, spots
 
 
