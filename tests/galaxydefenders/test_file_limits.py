@@ -299,3 +299,11 @@ def test_a_combat_target_hex_that_is_no_hex_is_one_line_naming_the_field(word):
                 if key in t:
                     e = _error(_set(doc, ("targets", i, key), word))
                     assert e.field == f"targets[{i}].{key}" and "'q,r'" in str(e), (name, str(e))
+
+
+def test_a_drop_without_atk_dice_minus_is_refused_not_ignored():
+    """``attacks[i].drop`` names the colours a -X ATK Dice Critical leaves out; without ``atk_dice_minus`` (or on a
+    fixed-hits weapon) it was silently ignored (session 14)."""
+    doc = _doc("gd-04")
+    e = _error(_set(doc, ("attacks", 1, "drop"), ["red"]))
+    assert e.field == "attacks[1].drop" and "atk_dice_minus" in str(e)

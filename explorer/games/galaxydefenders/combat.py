@@ -328,6 +328,10 @@ def _check_combat(sc: CombatScenario, source: str) -> None:
         if a.fixed_hits is not None and any(e.trigger == "bolt" for e in a.effects):
             raise ScenarioError(f"{p}.effects", "a fixed-hits weapon rolls no dice, so no Bolt can trigger an "
                                 "effect (9.2, 11.12)", "trigger = 'always' or 'target_marked'", source)
+        if a.drop and not (a.atk_dice_minus and a.fixed_hits is None):  # else silently ignored
+            raise ScenarioError(f"{p}.drop", "names the dice a -X ATK Dice Critical leaves out, but this attack "
+                                + ("rolls no dice (fixed_hits)" if a.fixed_hits is not None else
+                                   "has no atk_dice_minus"), "omit drop, or give atk_dice_minus (8.2.3)", source)
         if a.atk_dice_minus and a.fixed_hits is None:
             merged = weapon_and_bonus_dice(a)
             colours = [c for c, n in merged.items() if n]
