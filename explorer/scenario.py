@@ -429,6 +429,10 @@ def read_toml(source: str | Path, *, text: str | None = None) -> dict[str, Any]:
         except UnicodeEncodeError as e:
             raise ScenarioError("", f"not valid Unicode text (a lone surrogate at character {e.start}, line "
                                 f"{_line_at(text, e.start)})", "UTF-8 text", source=name) from None
+    if text.startswith("\ufeff"):
+        # a UTF-8 byte-order mark, as Windows editors write it: an encoding mark, not text (the TOML parser read it
+        # as a statement and said only "Invalid statement (at line 1, column 1)")
+        text = text[1:]
     deep = _too_deep(text)
     if deep is not None:
         raise ScenarioError("", f"nested more than {MAX_NESTING} levels deep (at line {deep})",
