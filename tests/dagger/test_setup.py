@@ -61,7 +61,8 @@ def test_an_enemy_type_key_given_twice_is_refused():
     d["enemy_types"].append(dict(d["enemy_types"][0], name="Other Thug", standees=1))
     with pytest.raises(ScenarioError) as e:
         parse_setup(d, "t.toml")
-    assert e.value.field == "enemy_types[1].key" and "duplicate enemy type 'rank-1'" in str(e.value)
+    n = len(d["enemy_types"]) - 1
+    assert e.value.field == f"enemy_types[{n}].key" and "duplicate enemy type 'rank-1'" in str(e.value)
 
 
 @settings(max_examples=40, deadline=None)
