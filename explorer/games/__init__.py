@@ -597,7 +597,8 @@ def parse_rulings(items: list[str] | None, games: list[Game] | None = None) -> d
 
     Raises:
         ScenarioError: an item that is not ``key=reading`` (lists the option keys of ``games``), an unknown option
-            key (lists the keys) or an unknown reading (lists the option's readings); the field is ``--ruling``.
+            key (lists the keys), an unknown reading (lists the option's readings) or an option given twice; the
+            field is ``--ruling``.
     """
     options = {o.key: o for g in (games or all_games()) for o in g.ruling_options()}
     out: dict[str, str] = {}
@@ -612,5 +613,8 @@ def parse_rulings(items: list[str] | None, games: list[Game] | None = None) -> d
         if value not in options[key].readings:
             raise ScenarioError("--ruling", f"unknown reading {short_repr(value)} of {key}",
                                 list(options[key].readings))
+        if key in out:  # the last one silently won: two readings of one question is a typo, not a choice
+            raise ScenarioError("--ruling", f"{key} is given twice ({out[key]} and {value})",
+                                f"each ruling option once: one of {', '.join(repr(r) for r in options[key].readings)}")
         out[key] = value
     return out
