@@ -297,8 +297,11 @@ class Game:
         """Parse a TOML document of this game (its ``game`` key, if any, must name this game).
 
         Raises:
-            ScenarioError: another game's file, or an invalid field.
+            ScenarioError: an empty document, another game's file, or an invalid field.
         """
+        if not data:  # as load_any says it (an empty upload on a page read as "field 'kind': is required")
+            raise ScenarioError("game", "the file is empty", f"a {self.title} scenario: game = {self.id!r}, then "
+                                "its kind and fields", source)
         data = dict(data)
         named = data.pop("game", self.id)
         if named != self.id:
