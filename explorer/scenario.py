@@ -429,6 +429,10 @@ def read_toml(source: str | Path, *, text: str | None = None) -> dict[str, Any]:
         except UnicodeEncodeError as e:
             raise ScenarioError("", f"not valid Unicode text (a lone surrogate at character {e.start}, line "
                                 f"{_line_at(text, e.start)})", "UTF-8 text", source=name) from None
+    if text.startswith("\ufeff"):
+        # a UTF-8 byte-order mark, as Windows editors write it: an encoding mark, not text (the TOML parser read it
+        # as a statement and said only "Invalid statement (at line 1, column 1)")
+        text = text[1:]
     deep = _too_deep(text)
     if deep is not None:
         raise ScenarioError("", f"nested more than {MAX_NESTING} levels deep (at line {deep})",
@@ -494,6 +498,9 @@ def _field_info(model: type[BaseModel], loc: tuple) -> Any:
     current: Any = model
     info = None
     for part in loc:
+        if isinstance(part, _Member):
+            current = part.model
+            continue
         if isinstance(part, int) or not _is_model(current):
             if _is_model(current):
                 continue
@@ -526,8 +533,9 @@ _TYPE_TAGS = frozenset({"str", "int", "float", "bool", "list", "dict", "tuple", 
 
 
 def _type_words(info: Any) -> str | None:
-    """What a field takes, in words, for a "missing" message: ``"a table"``, ``"a list"``, ``"text"``, ``"a whole
-    number 0 to 40"``, ``"a number"``, ``"true or false"`` (``None`` when the annotation says nothing simple)."""
+    """What a field takes, in words, for a "missing" message: ``"a table"``, ``"a list"``, ``"one of 'hexagon',
+    'rectangle'"`` (a ``Literal``), ``"text"``, ``"a whole number 0 to 40"``, ``"a number"``, ``"true or false"``
+    (``None`` when the annotation says nothing simple)."""
     if info is None:
         return None
     ann = info.annotation
@@ -539,6 +547,9 @@ def _type_words(info: Any) -> str | None:
     if origin is dict or any(_is_model(k) for k in kinds) \
             or any(typing.get_origin(k) is dict for k in kinds):
         return "a table"
+    choices = [a for k in kinds if typing.get_origin(k) is typing.Literal for a in typing.get_args(k)]
+    if choices:  # a kind, a skill, a side...: the values it takes, as the file writes them
+        return "one of " + ", ".join(repr(str(c)) for c in choices)
     if bool in kinds:
         return "true or false"
     if int in kinds:
@@ -554,6 +565,9 @@ def _fields_at(model: type[BaseModel], loc: tuple) -> list[str] | None:
     """Field names allowed at the parent of ``loc`` (for unknown-field errors)."""
     current: Any = model
     for part in loc[:-1]:
+        if isinstance(part, _Member):
+            current = part.model
+            continue
         if isinstance(part, int):
             continue
         if not _is_model(current) or part not in current.model_fields:
@@ -643,9 +657,45 @@ def toml_key(key: Any) -> str:
     return '"' + k.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+class _Member:
+    """A location part that is the tag of a discriminated union's member (``"activate"`` in pydantic's
+    ``('events', 0, 'activate', 'enemy')``): not a field of the file, so no part of a field path; the walkers
+    (:func:`_annotation_at`, :func:`_field_info`, :func:`_fields_at`) step into ``model`` there."""
+
+    def __init__(self, model: type[BaseModel]):
+        self.model = model
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Member) and other.model is self.model
+
+    def __hash__(self) -> int:
+        return hash(self.model)
+
+
+def _mark_members(model: type[BaseModel], loc: tuple) -> tuple:
+    """``loc`` with each discriminated-union tag replaced by a :class:`_Member` of the member it names."""
+    out: list[Any] = []
+    for part in loc:
+        if isinstance(part, str):
+            ann, meta = _annotation_at(model, tuple(out))
+            members = [a for a in typing.get_args(ann) if _is_model(a)] \
+                if typing.get_origin(ann) in (typing.Union, types.UnionType) else []
+            key = next((str(d) for d in (getattr(m, "discriminator", None) for m in meta) if isinstance(d, str)),
+                       None)
+            hit = next((m for m in members if len(members) > 1 and key in m.model_fields
+                        and part in typing.get_args(m.model_fields[key].annotation)), None)
+            if hit is not None:
+                out.append(_Member(hit))
+                continue
+        out.append(part)
+    return tuple(out)
+
+
 def _dotted(loc: tuple) -> str:
     path = ""
     for part in loc:
+        if isinstance(part, _Member):
+            continue
         path += f"[{part}]" if isinstance(part, int) else (f".{toml_key(part)}" if path else toml_key(part))
     return path
 
@@ -704,6 +754,9 @@ def _annotation_at(model: type[BaseModel], loc: tuple) -> tuple[Any, list[Any]]:
     ann: Any = model
     meta: list[Any] = []
     for part in loc:
+        if isinstance(part, _Member):
+            ann, meta = part.model, []
+            continue
         while True:  # unwrap Annotated[...] and X | None down to one type
             if typing.get_origin(ann) is typing.Annotated:
                 meta = list(getattr(ann, "__metadata__", ()))
@@ -781,20 +834,20 @@ def explain_errors(model: type[BaseModel], errs: list[Mapping[str, Any]]) -> tup
     """
     models = _model_names(model)
     first = errs[0]
-    loc = tuple(p for p in first["loc"] if not _is_tag(p, models))
+    loc = _mark_members(model, tuple(p for p in first["loc"] if not _is_tag(p, models)))
     if isinstance(first.get("input"), (list, dict)):
         # a list or table given to a field that takes a number or a list (``fire_from``: a fraction or a point):
         # the member that reads a list is the one meant, so its error inside the list is the one explained, and
         # the other members' refusals of the whole list are no further problems
         def bare(e: Mapping[str, Any]) -> tuple:
-            return tuple(p for p in e["loc"] if not _is_tag(p, models))
+            return _mark_members(model, tuple(p for p in e["loc"] if not _is_tag(p, models)))
 
         deeper = [e for e in errs if len(bare(e)) > len(loc) and bare(e)[:len(loc)] == loc]
         if deeper:
             rest = [e for e in errs if bare(e) != loc]
             path, problem, allowed, n = explain_errors(model, [deeper[0], *(e for e in rest if e is not deeper[0])])
             return path, problem, allowed, n + len(errs) - len(rest)
-    same = [e for e in errs if tuple(p for p in e["loc"] if not _is_tag(p, models)) == loc]
+    same = [e for e in errs if _mark_members(model, tuple(p for p in e["loc"] if not _is_tag(p, models))) == loc]
     path = _dotted(loc)
     t = first["type"]
     ctx = first.get("ctx") or {}

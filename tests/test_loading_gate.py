@@ -151,3 +151,14 @@ def test_a_path_with_a_nul_character_is_one_line():
     with pytest.raises(ScenarioError) as e:
         read_toml("a\x00b.toml")
     assert "a\\x00b.toml" in _one_line(e)
+
+
+def test_a_utf8_byte_order_mark_is_skipped_in_a_file_and_in_text(tmp_path):
+    """A file saved by a Windows editor starts with a UTF-8 BOM: it was refused as "not valid TOML: Invalid statement
+    (at line 1, column 1)" (session 14). The mark is skipped; a BOM anywhere else is still the parser's to refuse."""
+    p = tmp_path / "bom.toml"
+    p.write_bytes(b"\xef\xbb\xbftitle = 'x'\nn = 1\n")
+    assert read_toml(p) == {"title": "x", "n": 1}
+    assert read_toml("t.toml", text="\ufefftitle = 'x'") == {"title": "x"}
+    with pytest.raises(ScenarioError, match="not valid TOML"):
+        read_toml("t.toml", text="title = 'x'\n\ufeffn = 1")

@@ -288,3 +288,38 @@ def test_a_length_bound_always_names_its_unit(field, value, unit):
     msg = str(e.value)
     bound = 40 if field == "name" else 3
     assert f"(allowed: at most {bound} {unit})" in msg, msg
+
+
+# --- session 14: a missing field that takes one of a few words lists them -------------------------------------------
+
+@pytest.mark.parametrize("builtin,path,field,value", [
+    ("book-two-f2f", ("active", "skill"), "active.skill", "ranged_attack"),
+    ("book-oes-order", ("board", "shape", "kind"), "board.shape.kind", "hexagon"),
+    ("me-diagram-4", ("questions", 0, "ask"), "questions[0].ask", "lof"),
+    ("me-10", ("map", "shape", "kind"), "map.shape.kind", "hexagon"),
+    ("gd-08", ("events", 0, "kind"), "events[0].kind", "enters"),
+    ("gd-13", ("rules", 0, "condition"), "rules[0].condition", "adjacent"),
+    ("dg-hero-fight", ("actions", 0, "do"), "actions[0].do", "move"),
+    ("dg-hero-fight", ("enemy_types", 0, "key"), "enemy_types[0].key", "rank-1"),
+])
+def test_a_missing_field_of_a_few_words_lists_them(builtin, path, field, value):
+    """Every game: a required field whose type is a set of words (a ``Literal``: a skill, a kind, a condition) names
+    the words allowed when it is missing (it said only "is required but missing", with no allowed values)."""
+    import copy
+    import tomllib
+
+    from test_hostile_files import to_toml
+
+    from explorer.games import find_builtin, load_any
+
+    game, _ = find_builtin(builtin)
+    doc = copy.deepcopy(tomllib.loads(game.scenario_text(builtin)))
+    cur = doc
+    for k in path[:-1]:
+        cur = cur[k]
+    del cur[path[-1]]
+    with pytest.raises(ScenarioError) as e:
+        load_any("bad.toml", text=to_toml(doc))
+    msg = str(e.value)
+    assert msg.startswith(f"bad.toml: field '{field}': is required but missing") and "\n" not in msg, msg
+    assert "(allowed: one of " in msg and repr(value) in msg, msg

@@ -202,3 +202,20 @@ def test_every_page_with_a_canvas_carries_the_browser_fix():
             w, _ = g.open_page(p.slug)
             if any(isinstance(x, Canvas | MultiCanvas) for x in _walk(w)):
                 assert fixes(w), (g.id, p.slug)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("gp", [gp for gp in PAGES if gp[1].slug in ("orders", "round")],
+                         ids=lambda gp: f"{gp[0].id}-{gp[1].slug}")
+def test_stepping_through_the_scenario_is_no_change_to_it(gp):
+    """Next ▶ changes where the reader is, not what the page holds: the note keeps the opened verdict as the page's
+    (session 14: on the Order Expenditure Sequence page one Next ▶ said "the page has changed since", the Round
+    pages did not)."""
+    g, p = gp
+    w, _redraw = g.open_page(p.slug, p.default or _other(g, p))
+    [note] = _notes(w)
+    nexts = [x for x in _walk(w) if isinstance(x, W.Button) and x.description == "Next ▶"]
+    assert nexts and not note.changed
+    for _ in range(3):
+        nexts[0].click()
+    assert not note.changed and not _changed_text(note)

@@ -297,8 +297,11 @@ class Game:
         """Parse a TOML document of this game (its ``game`` key, if any, must name this game).
 
         Raises:
-            ScenarioError: another game's file, or an invalid field.
+            ScenarioError: an empty document, another game's file, or an invalid field.
         """
+        if not data:  # as load_any says it (an empty upload on a page read as "field 'kind': is required")
+            raise ScenarioError("game", "the file is empty", f"a {self.title} scenario: game = {self.id!r}, then "
+                                "its kind and fields", source)
         data = dict(data)
         named = data.pop("game", self.id)
         if named != self.id:
@@ -597,7 +600,8 @@ def parse_rulings(items: list[str] | None, games: list[Game] | None = None) -> d
 
     Raises:
         ScenarioError: an item that is not ``key=reading`` (lists the option keys of ``games``), an unknown option
-            key (lists the keys) or an unknown reading (lists the option's readings); the field is ``--ruling``.
+            key (lists the keys), an unknown reading (lists the option's readings) or an option given twice; the
+            field is ``--ruling``.
     """
     options = {o.key: o for g in (games or all_games()) for o in g.ruling_options()}
     out: dict[str, str] = {}
@@ -612,5 +616,8 @@ def parse_rulings(items: list[str] | None, games: list[Game] | None = None) -> d
         if value not in options[key].readings:
             raise ScenarioError("--ruling", f"unknown reading {short_repr(value)} of {key}",
                                 list(options[key].readings))
+        if key in out:  # the last one silently won: two readings of one question is a typo, not a choice
+            raise ScenarioError("--ruling", f"{key} is given twice ({out[key]} and {value})",
+                                f"each ruling option once: one of {', '.join(repr(r) for r in options[key].readings)}")
         out[key] = value
     return out

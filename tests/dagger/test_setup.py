@@ -54,6 +54,17 @@ def test_bad_spawn_space_names_the_field():
         parse_setup(d, "t.toml")
 
 
+def test_an_enemy_type_key_given_twice_is_refused():
+    """Session 14: a second enemy card of one key loaded (spawns name cards by key, so it was never used); the
+    nemesis, hero and round kinds refused it already."""
+    d = copy.deepcopy(doc())
+    d["enemy_types"].append(dict(d["enemy_types"][0], name="Other Thug", standees=1))
+    with pytest.raises(ScenarioError) as e:
+        parse_setup(d, "t.toml")
+    n = len(d["enemy_types"]) - 1
+    assert e.value.field == f"enemy_types[{n}].key" and "duplicate enemy type 'rank-1'" in str(e.value)
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 2**31))
 def test_each_third_of_the_deck_holds_one_nemesis_event(seed):

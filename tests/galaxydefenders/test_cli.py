@@ -79,3 +79,16 @@ def test_resolve_scenarios_and_rulings(capsys):
     keys = {d["key"] for d in json.loads(capsys.readouterr().out)}
     assert "def_dice_minus_base" in keys
     assert main(["resolve", "gd-book-high-impact", "--ruling", "def_dice_minus_base=total_hits"]) == 0
+
+
+def test_odds_refuses_a_repeated_colour_and_a_drop_that_would_be_ignored(capsys):
+    """Session 14: ``--dice red=12,red=12`` summed to 24 red dice past the bound of one colour (0..12), and
+    ``--drop`` without ``--atk-dice-minus`` (or with ``--fixed-hits``) was silently ignored."""
+    for argv, text in ((["--dice", "red=12,red=12"], "field '--dice': colour 'red' is given twice"),
+                       (["--dice", "red=3,Red=1"], "field '--dice': colour 'red' is given twice"),
+                       (["--bonus-dice", "red=1,red=1", "--dice", "red=2"], "field '--bonus-dice': colour 'red'"),
+                       (["--dice", "red=3", "--drop", "red"], "field '--drop': names the dice"),
+                       (["--fixed-hits", "3", "--atk-dice-minus", "1", "--drop", "red"], "--fixed-hits rolls no dice")):
+        assert main(["galaxydefenders", "odds", *argv]) == 2, argv
+        err = capsys.readouterr().err
+        assert text in err and err.count("\n") == 1 and "(allowed: " in err, err

@@ -278,3 +278,32 @@ def test_an_empty_calibration_file_is_refused(tmp_path):
     p.write_text("")
     with pytest.raises(ScenarioError, match="cal.toml: .*the calibration file is empty"):
         load_calibration(p)
+
+
+# --- session 14: a combat target's hex on a map of Areas is checked as a hex before it is used --------------------
+
+def _combat_builtins_with_a_map() -> list[str]:
+    return [n for n in GAME.builtin_names() if _doc(n).get("kind") == "combat" and "map" in _doc(n)]
+
+
+@pytest.mark.parametrize("word", ["Marine", "", "3,1|3,2", "1,2,3"])
+def test_a_combat_target_hex_that_is_no_hex_is_one_line_naming_the_field(word):
+    """``targets[i].at`` / ``.base`` of a combat scenario with a ``[map]``: a value that is not "q,r" raised a bare
+    ValueError from Hex.parse (a traceback) before the map checks named the field."""
+    names = _combat_builtins_with_a_map()
+    assert names, "no combat built-in with a [map] of Areas"
+    for name in names:
+        doc = _doc(name)
+        for i, t in enumerate(doc["targets"]):
+            for key in ("at", "base"):
+                if key in t:
+                    e = _error(_set(doc, ("targets", i, key), word))
+                    assert e.field == f"targets[{i}].{key}" and "'q,r'" in str(e), (name, str(e))
+
+
+def test_a_drop_without_atk_dice_minus_is_refused_not_ignored():
+    """``attacks[i].drop`` names the colours a -X ATK Dice Critical leaves out; without ``atk_dice_minus`` (or on a
+    fixed-hits weapon) it was silently ignored (session 14)."""
+    doc = _doc("gd-04")
+    e = _error(_set(doc, ("attacks", 1, "drop"), ["red"]))
+    assert e.field == "attacks[1].drop" and "atk_dice_minus" in str(e)

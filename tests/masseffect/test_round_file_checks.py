@@ -222,3 +222,18 @@ def test_analysis_when_has_the_ruling_readings_name_and_the_old_spelling_loads(w
     assert parse_round(d, "x.toml").turns[d["turns"].index(turn)].analysis.when == "until_hazard_card"
     turn["analysis"]["when"] = "after_hazard_card"
     assert refused(d).field.endswith("analysis.when")
+
+
+# --- session 14: a turn's Squadmate is checked before any check reads its sheet ------------------------------------
+
+@pytest.mark.parametrize("path", ROUND_FILES, ids=lambda p: p.stem)
+def test_an_unknown_squadmate_in_any_turn_is_one_line_naming_the_turn(path):
+    """Every turn of every built-in round file, its ``squadmate`` replaced by a name the file does not have: one
+    ScenarioError naming ``turns[i].squadmate`` and the Squadmates allowed (a turn with a ``drone`` or an ``aim``
+    action raised KeyError from the Core Ability checks, which read the turn's sheet before the name was checked)."""
+    base = read_toml(path)
+    for i in range(len(base.get("turns", []))):
+        d = copy.deepcopy(base)
+        d["turns"][i]["squadmate"] = "Nobody"
+        e = refused(d)
+        assert e.field == f"turns[{i}].squadmate" and "Nobody" in str(e) and "allowed: one of" in str(e)

@@ -394,3 +394,51 @@ def test_golden_traces(name):
     if os.environ.get("UPDATE_GOLDEN"):
         path.write_text(text, encoding="utf-8")
     assert text == path.read_text(encoding="utf-8")
+
+
+# -- session 14: a refusal of the file's Lock or allocation names its field and what it could be --------------------
+
+STRATEGY_BUILTINS = ["me-diagram-5", "me-strategy-downed", "me-strategy-paragon", "me-strategy-reroll-loop"]
+
+
+def _refused(data) -> RuleViolation:
+    with pytest.raises(RuleViolation) as e:
+        resolve_strategy(parse_strategy(data, "bad.toml"))
+    assert "\n" not in str(e.value)
+    return e.value
+
+
+@pytest.mark.parametrize("name", STRATEGY_BUILTINS)
+def test_an_allocation_the_rules_refuse_names_allocate_i_die_and_the_dice_allowed(name):
+    """A die allocated twice, or to a space that does not take its face: the refusal named only the rule ("S1 is
+    not in the Strategy Pool [Step B: Actions]"), not the file's field nor the dice it could take."""
+    import copy
+
+    base = read_toml(name, text=(SCEN / f"{name}.toml").read_text(encoding="utf-8"))
+    if not base.get("allocate"):
+        pytest.skip("allocates no die")
+    n = len(base["allocate"])
+    d = copy.deepcopy(base)
+    d["allocate"].append(dict(d["allocate"][0]))
+    e = _refused(d)
+    assert e.field == f"allocate[{n}].die" and "allowed: " in str(e) and "see Mass Effect:" in str(e), str(e)
+    tr = resolve_strategy(parse_strategy(base, name))
+    faces = dict(tr.outcome["final"])
+    for i, a in enumerate(base["allocate"]):
+        wrong = next((s for s in Space if not accepts(s, faces[a["die"]])), None)
+        if wrong is None:
+            continue
+        d = copy.deepcopy(base)
+        d["allocate"][i]["space"] = wrong.value
+        e = _refused(d)
+        assert e.field == f"allocate[{i}].die" and "cannot take" in str(e) and "allowed: " in str(e), str(e)
+        break
+
+
+def test_a_lock_the_rules_refuse_names_pool_lock():
+    import copy
+
+    d = copy.deepcopy(read_toml("p", text=(SCEN / "me-strategy-paragon.toml").read_text(encoding="utf-8")))
+    d["pool"]["showing"][0] = "core"   # the Locked S1 shows the icon: cannot exist at the end of a turn (default)
+    e = _refused(d)
+    assert e.field == "pool.lock" and "cannot show the Core Ability icon" in str(e) and "allowed: one of" in str(e)

@@ -172,3 +172,19 @@ def test_duplicate_access_point_number_is_refused(name):
     assert typed_at(data, e.field) == aps[0]["number"]
     assert str(e).startswith("dup.toml: ") and "\n" not in str(e)
     assert f"access_points[0]" in e.problem
+
+
+@pytest.mark.parametrize("name", ["book-oes-order", "tr-round-stoorworm", "tr-deploy-reroll", "tr-round-loot"])
+def test_two_weapons_of_one_name_on_a_miner_are_refused(name):
+    """Session 14: a Miner with two Weapon cards of one name loaded, and a declaration of that name always took the
+    first, so the second's profile was silently never used. Order, round and match files: refused naming the
+    second's ``miners[i].weapons[j].name``."""
+    data = _builtin(name)
+    i, m = next((i, m) for i, m in enumerate(data["miners"]) if m.get("weapons"))
+    w = copy.deepcopy(m["weapons"][0])
+    w["damage"] = max(0, w.get("damage", 13) - 1)
+    m["weapons"].append(w)
+    e = _refusal(data)
+    j = len(m["weapons"]) - 1
+    assert e.field == f"miners[{i}].weapons[{j}].name" and "already carries a Weapon named" in str(e), str(e)
+    assert typed_at(data, e.field) == w["name"] and "\n" not in str(e)

@@ -378,3 +378,17 @@ def test_cli_order_odds_text_json_and_refusals(capsys):
     code, out, err = run("book-oes-order")
     assert code == 0 and "Stoorworm's Threat Level 8 (its Behavior ARO): Active TAG 25.00%" in out, err
     assert "Stoorworm (10 Wounds left) loses 0: 75.00%, 1: 25.00%; is killed 0.00%" in out
+
+
+def test_cli_order_odds_names_the_orders_when_no_file_nor_order_has_the_name(capsys):
+    """Session 14: ``explorer tagraid order-odds nope`` said only "nope: scenario: file not found", with nothing
+    allowed; ``explorer resolve nope`` names what is."""
+    from explorer.cli import main
+    from explorer.games import get_game
+
+    assert main(["tagraid", "order-odds", "nope"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "file not found, and no built-in Order is named 'nope'" in err, err
+    g = get_game("tagraid")
+    orders = [n for n in g.builtin_names() if getattr(g.load_builtin(n), "kind", None) == "order"]
+    assert orders and all(n in err for n in orders), err

@@ -114,7 +114,10 @@ def test_download_gives_the_round_file_and_opening_it_plays_the_same(game_id, na
 @pytest.mark.parametrize("game_id,name,css", PAGES)
 @pytest.mark.parametrize("text,words", [("kind = 'round'\ntitle = [", "mine.toml"),
                                         ("kind = 'nemesis'\n", "mine.toml"),
-                                        ("kind = 'round'\ntitle = 'x'\n", "mine.toml")])
+                                        ("kind = 'round'\ntitle = 'x'\n", "mine.toml"),
+                                        ("", "mine.toml: field &#x27;game&#x27;: the file is empty"),   # s. 14
+                                        ("# only a comment\n", "the file is empty"),
+                                        ("\ufeffkind = 'round'\ntitle = 'x'\n", "mine.toml: field ")])  # BOM
 def test_a_bad_upload_gives_the_one_line_error_beside_the_field_and_keeps_the_page(game_id, name, css, text, words):
     w = _open(game_id, name)
     w.go(+2)

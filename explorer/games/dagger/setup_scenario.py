@@ -102,8 +102,8 @@ def parse_setup(data: Mapping[str, Any], source: str) -> SetupScenario:
     """Validate a ``kind = "setup"`` document.
 
     Raises:
-        ScenarioError: one line naming ``source`` and the field (a hero or card named twice, an unknown space, a
-            spawn of a rank with no enemy card).
+        ScenarioError: one line naming ``source`` and the field (a hero or card named twice, an enemy type key
+            given twice, an unknown space, a spawn of a rank with no enemy card).
     """
     m = validate(SetupModel, data, source)
     for fld, names in (("heroes", m.heroes), ("standard_events", m.standard_events),
@@ -112,6 +112,9 @@ def parse_setup(data: Mapping[str, Any], source: str) -> SetupScenario:
             raise ScenarioError(fld, "a name is listed twice", "distinct names", source)
     world = load_map()
     keys = [t.key for t in m.enemy_types]
+    for i, k in enumerate(keys):
+        if k in keys[:i]:  # a spawn names its card by key: the second card of one key was never used
+            raise ScenarioError(f"enemy_types[{i}].key", f"duplicate enemy type {k!r}", "each key once", source)
     for i, sp in enumerate(m.first_strike.spawns):
         if sp.space not in world:
             raise ScenarioError(f"first_strike.spawns[{i}].space", f"unknown space {sp.space!r}",

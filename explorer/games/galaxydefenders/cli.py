@@ -62,7 +62,10 @@ def _pool(text: str, option: str = "--dice") -> dict[str, int]:
         if not sep or not colour.strip().isalpha():
             raise ScenarioError(option, f"{part[:20]!r} is not colour=count",
                                 "colour=count pairs such as red=3,blue=2")
-        out[colour.strip().lower()] = out.get(colour.strip().lower(), 0) + _int(n.strip(), option, 0, 12)
+        c = colour.strip().lower()
+        if c in out:  # red=12,red=12 summed past the bound of one colour (0..12) and hid a typo
+            raise ScenarioError(option, f"colour {c!r} is given twice", "each colour once, e.g. red=3,blue=2")
+        out[c] = _int(n.strip(), option, 0, 12)
     if len(out) > 4:
         raise ScenarioError(option, f"{len(out)} colours", "at most 4 colours")
     if option != "--dice":
@@ -335,6 +338,10 @@ def _check_cli_attack(attack) -> None:
     if sum(merged.values()) > MAX_POOL:
         raise ScenarioError("--bonus-dice", f"{sum(merged.values())} dice", f"at most {MAX_POOL} dice in one Hit roll")
     colours = [c for c, n in merged.items() if n]
+    if attack.drop and not (attack.atk_dice_minus and attack.fixed_hits is None):  # else silently ignored
+        raise ScenarioError("--drop", "names the dice a -X ATK Dice Critical leaves out, but "
+                            + ("--fixed-hits rolls no dice" if attack.fixed_hits is not None else
+                               "--atk-dice-minus is 0"), "omit --drop, or give --atk-dice-minus (8.2.3)")
     if attack.atk_dice_minus and attack.fixed_hits is None and len(colours) > 1 and \
             len(attack.drop) != min(attack.atk_dice_minus, sum(merged.values())):
         raise ScenarioError("--drop", f"say which {attack.atk_dice_minus} of the {'/'.join(colours)} dice the "

@@ -219,13 +219,17 @@ def combat_map(sc: CombatScenario, source: str = "scenario"):
     ``(at, base)`` for a two-hex base, 11.8); ``(None, {})`` without a ``[map]``."""
     if sc.map is None:
         return None, {}
-    from explorer.hexgrid import Hex
+    from explorer.board import parse_hex_key
 
     from .activation import parse_map
 
     with with_source(source, "map."):
         amap = parse_map(sc.map, None)
-    spots = {t.name: tuple(Hex.parse(h) for h in (t.at, t.base) if h is not None) for t in sc.targets}
+    # parse_hex_key, not Hex.parse: a target's hex is checked here first (``_check_map`` calls this), so a word
+    # where a hex belongs is a one-line error naming the field, not a ValueError
+    spots = {t.name: tuple(parse_hex_key(h, f"targets[{i}].{key}", source)
+                           for key, h in (("at", t.at), ("base", t.base)) if h is not None)
+             for i, t in enumerate(sc.targets)}
     return amap, spots
 
 
@@ -324,6 +328,10 @@ def _check_combat(sc: CombatScenario, source: str) -> None:
         if a.fixed_hits is not None and any(e.trigger == "bolt" for e in a.effects):
             raise ScenarioError(f"{p}.effects", "a fixed-hits weapon rolls no dice, so no Bolt can trigger an "
                                 "effect (9.2, 11.12)", "trigger = 'always' or 'target_marked'", source)
+        if a.drop and not (a.atk_dice_minus and a.fixed_hits is None):  # else silently ignored
+            raise ScenarioError(f"{p}.drop", "names the dice a -X ATK Dice Critical leaves out, but this attack "
+                                + ("rolls no dice (fixed_hits)" if a.fixed_hits is not None else
+                                   "has no atk_dice_minus"), "omit drop, or give atk_dice_minus (8.2.3)", source)
         if a.atk_dice_minus and a.fixed_hits is None:
             merged = weapon_and_bonus_dice(a)
             colours = [c for c, n in merged.items() if n]

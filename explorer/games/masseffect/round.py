@@ -489,12 +489,13 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
         raise ScenarioError("renegade_victories", f"{sc.renegade_victories} Renegade tokens for each of "
                             f"{len(sqs)} Squadmates; the box holds {RENEGADE_TOKENS_IN_BOX}",
                             f"at most {RENEGADE_TOKENS_IN_BOX // len(sqs)}", source)
+    for i, t in enumerate(sc.turns):  # before any check that reads a turn's sheet by its Squadmate's name
+        names_check(t.squadmate, names, f"turns[{i}].squadmate", source)
     _check_analysis_token(sc, sheets, names, source)
     _check_core(sc, sheets, names, m, source)
     enemy_names = [e.name for e in ens]
     seen = set()
     for i, t in enumerate(sc.turns):
-        names_check(t.squadmate, names, f"turns[{i}].squadmate", source)
         if t.round > sc.rounds:
             raise ScenarioError(f"turns[{i}].round",
                                 f"round {t.round}, but the file plays {plural(sc.rounds, 'Round')}",

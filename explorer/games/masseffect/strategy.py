@@ -668,11 +668,25 @@ def preparation_phase(state: StrategyState, ctx: StrategyContext) -> tuple[Strat
     return replace(state, pool=pool, roll=roll), tuple(steps + st)
 
 
+def _at_field(e: RuleViolation, field: str, allowed: Sequence[str] | str | None = None) -> RuleViolation:
+    """``e`` (a refusal of the rules functions, which know no file) as the refusal of the scenario's ``field``, with
+    the values it could take there: one line naming the field, the reason, the allowed values and the section."""
+    if e.rejection.field:
+        return e
+    return RuleViolation(e.reason, e.rule, field=field, step=e.step, allowed=allowed)
+
+
 def lock_a_die(state: StrategyState, ctx: StrategyContext) -> tuple[StrategyState, tuple[Step, ...]]:
-    """Step A: Strategy Roll: Lock one die rolled by the previous player (when the scenario Locks one)."""
+    """Step A: Strategy Roll: Lock one die rolled by the previous player (when the scenario Locks one).
+
+    Raises:
+        RuleViolation: naming ``pool.lock`` (:func:`lock_die`'s refusals)."""
     if ctx.lock is None:
         return state, ()
-    roll, steps = lock_die(state.roll, ctx.lock, ctx.rulings)
+    try:
+        roll, steps = lock_die(state.roll, ctx.lock, ctx.rulings)
+    except RuleViolation as e:
+        raise _at_field(e, "pool.lock", [d.id for d in state.roll.dice if d.face not in (None, Face.CORE)]) from None
     return replace(state, roll=roll, locked_face=roll.die(ctx.lock).face), tuple(steps)
 
 
@@ -692,8 +706,13 @@ def core_abilities(state: StrategyState, ctx: StrategyContext, rnd: int,
     Ability (Core Abilities; ``on_trigger`` as in :func:`trigger_core_ability`); icons left are re-rolled, which
     makes the next roll round; none left ends the roll."""
     roll, steps = state.roll, []
-    for use in [u for u in ctx.renegade if u.round == rnd]:
-        roll, st = use_renegade_token(roll, use.die, use.face, ctx.rulings)
+    for k, use in enumerate(ctx.renegade):
+        if use.round != rnd:
+            continue
+        try:
+            roll, st = use_renegade_token(roll, use.die, use.face, ctx.rulings)
+        except RuleViolation as e:  # the use of the file's [[renegade]] table that the rules refuse
+            raise _at_field(e, f"renegade[{k}]") from None
         steps += st
     roll, st = trigger_core_ability(roll, ctx.rulings, on_trigger)
     steps += st
@@ -805,8 +824,15 @@ def step_b_actions(state: StrategyState, ctx: StrategyContext) -> tuple[Strategy
     if not ctx.allocate:
         return state, ()
     act, steps = begin_actions(state.roll), []
-    for die, space, resolve in ctx.allocate:
-        act, st = allocate_die(act, die, space, resolve, ctx.rulings)
+    for i, (die, space, resolve) in enumerate(ctx.allocate):
+        try:
+            act, st = allocate_die(act, die, space, resolve, ctx.rulings)
+        except RuleViolation as e:  # name the file's [[allocate]] field and what it could be there
+            d = next((x for x in act.pool if x.id == die), None)
+            if d is None or not accepts(Space(space), d.face, ctx.rulings):
+                raise _at_field(e, f"allocate[{i}].die", [x.id for x in act.pool if accepts(Space(space), x.face,
+                                                                                            ctx.rulings)]) from None
+            raise _at_field(e, f"allocate[{i}].die") from None
         steps += st
     act, st = end_actions(act, ctx.rulings)
     return replace(state, actions=act), tuple(steps + st)

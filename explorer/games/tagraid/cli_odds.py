@@ -160,6 +160,9 @@ def _rulings(values: list[str] | None):
             raise ScenarioError("--ruling", f"unknown ruling option {short_repr(key)}", sorted(keys))
         if reading not in keys[key].readings:
             raise ScenarioError("--ruling", f"unknown reading {short_repr(reading)} of {key}", list(keys[key].readings))
+        if key in chosen:  # as explorer.games.parse_rulings: the last one silently won
+            raise ScenarioError("--ruling", f"{key} is given twice ({chosen[key]} and {reading})",
+                                f"each ruling option once: one of {', '.join(repr(r) for r in keys[key].readings)}")
         chosen[key] = reading
     return make_rulings(chosen)
 

@@ -34,13 +34,27 @@ def load_order(name_or_path: str):
 
     g = get_game("tagraid")
     if Path(name_or_path).exists() or name_or_path not in g.builtin_names():
-        sc = g.parse_data(read_toml(name_or_path), name_or_path)
+        try:
+            data = read_toml(name_or_path)
+        except ScenarioError as e:
+            if not e.problem.startswith("file not found"):
+                raise
+            orders = [n for n in g.builtin_names() if _is_order(g, n)]
+            raise ScenarioError("", f"file not found, and no built-in Order is named {name_or_path!r:.80}",
+                                "the path of an order file (kind = \"order\") or a built-in Order: "
+                                + ", ".join(orders), name_or_path) from None
+        sc = g.parse_data(data, name_or_path)
     else:
         sc = g.load_builtin(name_or_path)
     if getattr(sc, "kind", None) != "order":
         raise ScenarioError("kind", f"is a {getattr(sc, 'kind', 'roll')!r} scenario, not an Order",
                             "an order file (kind = \"order\") or a built-in Order", name_or_path)
     return sc
+
+
+def _is_order(g, name: str) -> bool:
+    """Whether the built-in ``name`` is an Order (``kind = "order"``), read from its first lines."""
+    return any(line.replace(" ", "") == 'kind="order"' for line in g.scenario_text(name).splitlines()[:12])
 
 
 def _pct(p) -> str:

@@ -58,6 +58,10 @@ from .orders.state import OrderState
 from .orders_svg import (TARGETED, OrderPicture, bases_of, board_overlays, order_svg,  # noqa: F401 (re-exported)
                          right_words, witness_position)
 
+_WHERE_KEYS = frozenset({"step", "order_index", "round_index"})
+"""The keys of :meth:`OrderStepper.url_state` that say where the reader is, not what the page holds (the scenario
+note ignores them)."""
+
 DEFAULT_ORDER = get_game("tagraid").page_default("orders")
 """The scenario the page opens with (the registry's rule, :attr:`explorer.games.Page.default`; ``tr-order-corner``:
 a Move that gains an ARO partway (step 2), then an Attack whose target gains its ARO at step 4)."""
@@ -1873,7 +1877,9 @@ class OrderStepper(W.HBox):
                                    else download_link(text, "order.toml", "the table, the declarations and the dice "
                                                       "as an order file: `explorer resolve FILE` plays it",
                                                       "oes-download-link"))
-        self.note.track(self.url_state())   # the note says when the page no longer shows the Order it opened
+        # the note says when the page no longer shows the Order it opened: its declarations, dice, seed or table,
+        # not where the reader is in it (the step, the Order, the Round: stepping through changes no input)
+        self.note.track({k: v for k, v in self.url_state().items() if k not in _WHERE_KEYS})
         for cb in list(self._state_callbacks):
             cb()
 

@@ -428,6 +428,24 @@ def _tool_slots(m: MinerEntry, f: str, source: str) -> tuple[int, ...]:
     return tuple(t.slot if t.slot is not None else free.pop(0) for t in m.tools)
 
 
+def _weapon_names_once(m, weapons, f: str, source: str) -> None:
+    """A declaration names its Weapon (``weapon = "Rifle"``), so each Weapon a Miner carries (its Weapon cards,
+    then the Weapons of the Tools in its Slots) has a name of its own: with two of one name, the second could never
+    be declared and its profile was silently never used.
+
+    Raises:
+        ScenarioError: naming ``miners[i].weapons[j].name`` or ``miners[i].tools[k]``."""
+    seen: set[str] = set()
+    named = [(f"{f}.weapons[{j}].name", w.name) for j, w in enumerate(weapons)]
+    named += [(f"{f}.tools[{k}]", c.weapon.name) for k, c in enumerate(tool_card(t) for t in m.tools)
+              if c.weapon is not None]
+    for field, name in named:
+        if name in seen:
+            raise ScenarioError(field, f"{m.id} already carries a Weapon named {name!r}",
+                                "a name no other Weapon of this Miner has (a declaration names its Weapon)", source)
+        seen.add(name)
+
+
 def table_state(doc: TableFields, board: Board, megabeast: MegaBeastState | None, source: str,
                 deploying: bool = False) -> OrderState:
     """The initial :class:`.state.OrderState` of an order or round file's table (no Order under way).
@@ -466,6 +484,7 @@ def table_state(doc: TableFields, board: Board, megabeast: MegaBeastState | None
         else:
             x, y = float(m.x), float(m.y)
         weapons = tuple(weapon_card(w) for w in m.weapons)
+        _weapon_names_once(m, weapons, f, source)
         if len(m.tools) > m.tool_slots:
             raise ScenarioError(f"{f}.tools", f"{len(m.tools)} Tool Cards in {plural(m.tool_slots, 'Tool Slot')}",
                                 f"at most tool_slots = {m.tool_slots}", source)
