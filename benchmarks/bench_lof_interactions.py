@@ -8,8 +8,8 @@ with ``--baseline``: both served, the rounds alternate between them). Each inter
 animation frame after the last change it caused, the page quiet for :data:`QUIET_MS` afterwards:
 
 * a change is a call on any canvas 2D context (the board's layers and the shown canvas: every ipycanvas command and
-  the composite) or a new text of the verdict list, the message line, the hover readout, the Face to Face link or
-  a dropdown's options;
+  the composite), a new shown size or class of the board's canvas (a zoom that keeps the drawing), or a new text of
+  the verdict list, the message line, the hover readout or the Range Ruler dropdown's options;
 * the page also counts the websocket messages (sent and received, bytes received) and the canvas 2D calls of the
   interaction, and notes when the first answer of the server arrived (``server_ms``: input to first message back,
   which is the server's work plus the transport) and the last.
@@ -22,9 +22,9 @@ zoom out, fit. Each runs ``--reps`` times (alternating between two states), and 
 
 Usage, from the repository root::
 
-    PYTHONPATH=$PWD python benchmarks/bench_lof_interactions.py --url http://localhost:5187 [--reps 3]
+    PYTHONPATH=$PWD python benchmarks/bench_lof_interactions.py --url http://localhost:5391 [--reps 3]
     PYTHONPATH=$PWD python benchmarks/bench_lof_interactions.py --serve . --baseline /tmp/base [--rounds 2]
-        [--port 5187] [--viewports desktop phone] [--record] [--out /tmp/lof-interactions.json]
+        [--port 5391] [--viewports desktop phone] [--record] [--out /tmp/lof-interactions.json]
 
 ``--record`` writes this tree's medians to ``benchmarks/browser_ux_timing.json`` (``tagraid-line-of-fire`` ›
 ``1280x800`` and ``390x844 phone``, ``latency_ms.<interaction>``, with the 1-minute load average). The goal (issue #24
@@ -38,6 +38,7 @@ import json
 import os
 import statistics
 import subprocess
+import tempfile
 import sys
 import time
 from pathlib import Path
@@ -91,6 +92,9 @@ ARM_JS = r"""(sels) => {
   const P = window.__lofProbe;
   const find = (sel) => { const out = []; const walk = (root) => { root.querySelectorAll(sel).forEach(e => out.push(e));
       root.querySelectorAll('*').forEach(e => { if (e.shadowRoot) walk(e.shadowRoot); }); }; walk(document); return out; };
+  const board = find('.hexboard canvas')[0];
+  const shape = () => board ? (board.style.width + 'x' + board.style.height + ' ' + board.className) : '';
+  P.shape = shape();
   P.watched = []; P.names = [];
   for (const s of sels) { for (let e of find(s)) { if (s === '.hexboard-readout') e = e.parentElement.parentElement;
       P.watched.push(e); P.names.push(s); } }
@@ -105,6 +109,8 @@ ARM_JS = r"""(sels) => {
       const t = e.tagName === 'SELECT' ? Array.from(e.options).map(o => o.text).join('|') + '=' + e.value : e.innerText;
       if (t !== P.texts[i]) { P.texts[i] = t; P.lastText = now; P.log.push(['text', Math.round(now), P.names[i]]); }
     });
+    const sh = shape();   // a zoom that keeps the drawing changes only the canvas's shown size
+    if (sh !== P.shape) { P.shape = sh; P.lastText = now; P.log.push(['size', Math.round(now), sh]); }
     if (P.lastCall !== null && (P.shownCall === undefined || P.shownCall < P.lastCall)) { P.shownCall = now; }
     requestAnimationFrame(tick);
   };
@@ -320,7 +326,7 @@ def _summary(runs: dict[str, list[dict]]) -> dict[str, dict]:
 def _serve(tree: Path, port: int) -> subprocess.Popen:
     import urllib.request
 
-    log = open(f"/tmp/bench-lof-interactions-{port}.log", "w")
+    log = tempfile.NamedTemporaryFile(prefix=f"bench-lof-interactions-{port}-", suffix=".log", delete=False)
     env = dict(os.environ, PYTHONPATH=str(tree))
     proc = subprocess.Popen([sys.executable, "-m", "explorer", "serve", "--port", str(port)], cwd=tree, env=env,
                             stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
@@ -374,7 +380,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--url", help="a running explorer serve (this tree's answers)")
     ap.add_argument("--serve", type=Path, help="serve this tree on --port")
     ap.add_argument("--baseline", type=Path, help="also serve this tree (on --port + 1) and alternate")
-    ap.add_argument("--port", type=int, default=5187)
+    ap.add_argument("--port", type=int, default=5391)
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--rounds", type=int, default=1)
     ap.add_argument("--viewports", nargs="+", default=["desktop", "phone"], choices=sorted(VIEWPORTS))
