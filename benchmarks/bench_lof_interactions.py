@@ -18,7 +18,11 @@ The interactions: select a Model (a click or a tap on its base), rotate it (the 
 nudge it (an arrow key), drag another Model (mouse; touch on the phone, through the DevTools protocol's touch
 events), flip a ruling, pick the shooter in the dropdown, toggle the declared Move, draw the Range Ruler and the
 Range in Hexagons, pick a target (the "pick target" mode, then a click on a Model), hover a hex (desktop), zoom in,
-zoom out, fit. Each runs ``--reps`` times (alternating between two states), and the median is reported.
+zoom out, fit. Each runs ``--reps`` times (alternating between two states), and the median is reported; the first
+zoom in of a page (which draws the board again) is named apart from the later ones (which find the finer drawing
+kept: ``HexBoardView.REUSE_RATIO``). ``BENCH_TRACE=1`` prints each interaction's timeline (inputs, frames sent and
+received with their sizes, drawing bursts, text and size changes, in ms from the input); ``BENCH_AFTER_OPEN`` is a
+shell command run once the page has opened (e.g. ``kill -USR2 <pid>`` to reset a profiler in the server).
 
 Usage, from the repository root::
 
@@ -29,6 +33,9 @@ Usage, from the repository root::
 ``--record`` writes this tree's medians to ``benchmarks/browser_ux_timing.json`` (``tagraid-line-of-fire`` ›
 ``1280x800`` and ``390x844 phone``, ``latency_ms.<interaction>``, with the 1-minute load average). The goal (issue #24
 item 4): every interaction under 100 ms. A report, not a test: the machine is shared, compare ratios of one run.
+The same two entries are also written by ``tests/browser/test_explorer_ux.py`` (1280x800: seven of these
+interactions, timed from Playwright) and ``benchmarks/bench_phone_interactions.py`` (the phone: the page's first
+buttons and dropdowns): the last run wins.
 """
 
 from __future__ import annotations
@@ -58,11 +65,15 @@ INIT_JS = r"""(() => {
                                  calls: 0, lastCall: null, armed: false};
   for (const ev of ['pointerdown', 'pointerup', 'keydown', 'change', 'input', 'touchstart', 'touchend', 'mousemove',
                     'click']) {
-    window.addEventListener(ev, (e) => { if (P.armed) { P.inputs.push([ev, performance.now()]); P.log.push([ev, Math.round(performance.now())]); } }, true);
+    window.addEventListener(ev, (e) => {
+      if (P.armed) { P.inputs.push([ev, performance.now()]); P.log.push([ev, Math.round(performance.now())]); }
+    }, true);
   }
   const WS = window.WebSocket;
   const origSend = WS.prototype.send;
-  WS.prototype.send = function (d) { if (P.armed) { P.sent++; P.log.push(['send', Math.round(performance.now())]); } return origSend.call(this, d); };
+  WS.prototype.send = function (d) {
+    if (P.armed) { P.sent++; P.log.push(['send', Math.round(performance.now())]); }
+    return origSend.call(this, d); };
   const wrapWs = (ws) => ws.addEventListener('message', (e) => {
     if (!P.armed) return;
     const now = performance.now();
@@ -90,8 +101,10 @@ INIT_JS = r"""(() => {
 
 ARM_JS = r"""(sels) => {
   const P = window.__lofProbe;
-  const find = (sel) => { const out = []; const walk = (root) => { root.querySelectorAll(sel).forEach(e => out.push(e));
-      root.querySelectorAll('*').forEach(e => { if (e.shadowRoot) walk(e.shadowRoot); }); }; walk(document); return out; };
+  const find = (sel) => { const out = [];
+    const walk = (root) => { root.querySelectorAll(sel).forEach(e => out.push(e));
+      root.querySelectorAll('*').forEach(e => { if (e.shadowRoot) walk(e.shadowRoot); }); };
+    walk(document); return out; };
   const board = find('.hexboard canvas')[0];
   const shape = () => board ? (board.style.width + 'x' + board.style.height + ' ' + board.className) : '';
   P.shape = shape();
@@ -163,8 +176,8 @@ def _measure(page, act, which: str = "first", timeout_s: float = 20.0) -> dict:
 
 
 def _geometry():
-    """The page's default table as the served page builds it: a function from a board point to canvas pixels and
-    the canvas size (the page draws the same board)."""
+    """A :class:`LofExplorer` on the page's default table, as the served page builds it: its Models' positions and
+    its board's bounds place the clicks (the page draws the same board)."""
     import warnings
 
     warnings.simplefilter("ignore")
