@@ -10,9 +10,11 @@ them to canvas pixels with ``px = (x - minx) * scale + margin`` (same for ``y``)
 the engine's own :class:`~explorer.hexgrid.Layout`.
 
 Layers (one :class:`ipycanvas.MultiCanvas` with its own canvas manager, see ``notes/stack.md`` trap 3):
-0 terrain, 1 scenery and edge features, 2 pieces, 3 overlays (the top layer receives mouse and key events). Each
-layer redraw is batched (``fill_styled_polygons`` / ``stroke_polygons`` with ``(n, 3)`` uint8 colour arrays) inside
-one :func:`explorer.widgets.canvas.hold`, so it is **one** message to the browser.
+0 terrain, 1 scenery and edge features, 2 pieces, 3 overlays, 4 marks (the top layer receives mouse and key events).
+Each layer redraw is batched (``fill_styled_polygons`` / ``stroke_polygons`` with ``(n, 3)`` uint8 colour arrays)
+inside one :func:`explorer.widgets.canvas.hold`, so it is **one** message to the browser, and only the layer that
+changed is redrawn: ``marks`` holds the few overlays an owner changes on their own (the Line of Fire page's target
+rings), so changing them redraws that small layer, not the overlays; an empty marks layer costs no message.
 
 Interaction (mouse and touch alike; selecting and moving are separate gestures):
 
@@ -32,8 +34,11 @@ Hover shows the axial ``(q, r)`` of the hex under the pointer in an HTML readout
 Size: by default the canvas scales to the width of its column (CSS ``xr-fit``, :mod:`explorer.widgets.layout`; the
 drawing resolution stays ``scale``). The toolbar's ``−`` / ``+`` show the board at a fixed pixel size
 (:meth:`HexBoardView.set_scale`) inside a box that scrolls, so nothing is cut off; ``fit`` fits it to its column
-again (:meth:`HexBoardView.fit`). After a resize the ``on_zoom`` callbacks run (e.g. to re-place labels), then every
-layer is redrawn once. The view never changes pieces by itself: the owner validates a move or rotation and calls
+again (:meth:`HexBoardView.fit`). A zoom is a pure view change: when the drawing already on the canvas is at least as
+fine as the new size needs (zooming out, or fitting after a zoom in, up to :attr:`HexBoardView.REUSE_RATIO`), only
+the canvas's shown size changes (``shown_scale``; one layout message, nothing redrawn or recomputed). Otherwise the
+canvas is resized to the new ``scale``, the ``on_zoom`` callbacks run (e.g. to re-place labels), then every layer is
+redrawn once. The view never changes pieces by itself: the owner validates a move or rotation and calls
 :meth:`HexBoardView.set_pieces` (or leaves the previous state in place).
 """
 
@@ -61,7 +66,7 @@ from .layout import TOUCH_DRAG_CLASS, UNZOOM_CLASS, browser_fix, fit_canvas, mar
 from .static import new_manager
 
 Point = tuple[float, float]
-LAYERS: tuple[str, ...] = ("terrain", "features", "pieces", "overlays")
+LAYERS: tuple[str, ...] = ("terrain", "features", "pieces", "overlays", "marks")
 
 
 @lru_cache(maxsize=512)
@@ -141,6 +146,7 @@ class HexBoardView(W.VBox):
         hovered: :class:`Hex` under the pointer (on the board) or ``None``.
         overlays: list of overlay values (``Segment``, ``Circle``, ``Label``, ``HexMark``, ``Poly``); setting it
             redraws the overlay layer only.
+        marks: overlay values drawn above ``overlays`` on their own layer; setting it redraws that layer only.
 
     Raises:
         ValueError: a non-positive ``scale``.
@@ -149,12 +155,17 @@ class HexBoardView(W.VBox):
     selected = T.Any(None, allow_none=True)
     hovered = T.Any(None, allow_none=True)
     overlays = T.List()
+    marks = T.List()
 
     def __init__(self, board: Board, scale: float = 24.0, margin: float = 10.0, fit_column: bool = True, **kwargs):
         if not scale > 0:
             raise ValueError(f"scale must be > 0, got {scale!r}")
         self.board = board
         self.scale = float(scale)
+        """Pixels per board unit of the drawing (the canvas's own resolution)."""
+        self.shown_scale = float(scale)
+        """CSS pixels per board unit the canvas is shown at when not fitted to its column: ``scale``, or less after
+        a zoom out that kept the drawing (:meth:`set_scale`)."""
         self.margin = float(margin)
         self._geom: tuple | None = None  # (board, bounds, hexes, corners in board units): see _board_geometry
         minx, miny, maxx, maxy = self._bounds()
@@ -184,8 +195,8 @@ class HexBoardView(W.VBox):
         for b, k in ((self.zoom_out, "out"), (self.zoom_in, "in"), (self.zoom_fit, "fit")):
             b.add_class(f"hexboard-zoom-{k}")
             b.add_class(UNZOOM_CLASS)   # ends a two-finger zoom of the board (BROWSER_FIXES_JS)
-        self.zoom_out.on_click(lambda _: self.set_scale(self.scale / self.ZOOM_STEP))
-        self.zoom_in.on_click(lambda _: self.set_scale(self.scale * self.ZOOM_STEP))
+        self.zoom_out.on_click(lambda _: self.set_scale(self.shown_scale / self.ZOOM_STEP))
+        self.zoom_in.on_click(lambda _: self.set_scale(self.shown_scale * self.ZOOM_STEP))
         self.zoom_fit.on_click(lambda _: self.fit())
         self._zoom_cbs: list[Callable[[], None]] = []
         self._resizing = False
@@ -225,6 +236,8 @@ class HexBoardView(W.VBox):
         self.add_class("hexboard")
         self.add_class(HOST_CLASS)
         self.observe(lambda _: self._resizing or self.redraw_overlays(), names="overlays")
+        self._marks_shown = False   # whether the marks layer shows anything (an empty one needs no clearing)
+        self.observe(lambda _: self._resizing or self.redraw_marks(), names="marks")
         self.redraw()
 
     def _relabel(self) -> None:
@@ -232,6 +245,7 @@ class HexBoardView(W.VBox):
         self.redraw_features()
         self.redraw_pieces()
         self.redraw_overlays()
+        self.redraw_marks()
 
     def _label_px(self, size: float) -> float:
         """``size`` raised to the label floor; recorded in :attr:`label_sizes`."""
@@ -249,30 +263,39 @@ class HexBoardView(W.VBox):
     """Pointer travel (canvas pixels) from which a press on a piece is a drag (a move), not a click (a selection)."""
     TWIST_DEG = 15.0
     """Degrees of a two-finger twist per rotate step."""
+    REUSE_RATIO = 1.6
+    """A zoom to a size at most this many times smaller than the drawing keeps the drawing and only shows it
+    smaller (a pure view change: nothing is redrawn); further out, the board is drawn again at the new size (a
+    drawing much finer than shown would make every later redraw dearer)."""
 
     def _apply_css_size(self) -> None:
-        fit_canvas(self.canvas, self.fitted)
-        if self.fitted:
-            self.canvas.layout.width, self.canvas.layout.height = "100%", "auto"
-        else:
-            self.canvas.layout.width = f"{self.canvas.width}px"
-            self.canvas.layout.height = f"{self.canvas.height}px"
+        with self.canvas.layout.hold_sync():   # one message for the two sizes
+            fit_canvas(self.canvas, self.fitted)
+            if self.fitted:
+                self.canvas.layout.width, self.canvas.layout.height = "100%", "auto"
+            else:
+                k = self.shown_scale / self.scale
+                self.canvas.layout.width = f"{self.canvas.width * k:g}px"
+                self.canvas.layout.height = f"{self.canvas.height * k:g}px"
 
     def set_scale(self, scale: float) -> None:
-        """Zoom: set the pixels per board unit (clamped to :data:`SCALE_RANGE`), resize the canvas, let ``on_zoom``
-        callbacks update the overlays, then redraw every layer (one message per layer)."""
+        """Zoom: show the board at ``scale`` CSS pixels per board unit (clamped to :data:`SCALE_RANGE`). When the
+        drawing on the canvas is at least as fine and at most :data:`REUSE_RATIO` times finer, it is only shown
+        smaller (``shown_scale``; no redraw, no ``on_zoom`` callback); otherwise the canvas is resized to ``scale``,
+        ``on_zoom`` callbacks update the overlays, then every layer is redrawn (one message per layer)."""
         self._set_scale(scale, fitted=False)
 
     def _set_scale(self, scale: float, fitted: bool) -> None:
         lo, hi = self.SCALE_RANGE
         scale = min(hi, max(lo, float(scale)))
-        if scale == self.scale and fitted == self.fitted:
+        if fitted == self.fitted and scale == (self.scale if fitted else self.shown_scale):
             return
         self.fitted = fitted
-        if scale == self.scale:
+        if scale <= self.scale <= scale * self.REUSE_RATIO:   # the drawing is fine enough: show it, redraw nothing
+            self.shown_scale = scale
             self._apply_css_size()
             return
-        self.scale = scale
+        self.scale = self.shown_scale = scale
         self._resize_canvas()
 
     def _board_geometry(self) -> tuple:
@@ -300,8 +323,17 @@ class HexBoardView(W.VBox):
     def _resize_canvas(self) -> None:
         """Size the canvas to the board at :attr:`scale` (plus margins), tell the zoom listeners, redraw."""
         minx, miny, maxx, maxy = self._bounds()
-        self.canvas.width = int(math.ceil((maxx - minx) * self.scale + 2 * self.margin))
-        self.canvas.height = int(math.ceil((maxy - miny) * self.scale + 2 * self.margin))
+        width = int(math.ceil((maxx - minx) * self.scale + 2 * self.margin))
+        height = int(math.ceil((maxy - miny) * self.scale + 2 * self.margin))
+        # each canvas's two sizes in one message (the MultiCanvas passes them on to its layers)
+        holds = [c.hold_sync() for c in (self.canvas, *self.canvas._canvases)]
+        for h in holds:
+            h.__enter__()
+        try:
+            self.canvas.width, self.canvas.height = width, height
+        finally:
+            for h in reversed(holds):
+                h.__exit__(None, None, None)
         self._apply_css_size()
         self._resizing = True
         try:
@@ -395,11 +427,13 @@ class HexBoardView(W.VBox):
                 cb(self.selected, -1 if direction < 0 else 1)
 
     def select(self, what) -> None:
-        """Select a piece id or a hex programmatically (same as a click) and notify ``on_select`` callbacks."""
+        """Select a piece id or a hex programmatically (same as a click) and notify ``on_select`` callbacks; then
+        draw the selection the callbacks left (an owner may keep another piece selected: the Line of Fire page's
+        target pick keeps the shooter), so the pieces layer is drawn once, with the final selection."""
         self.selected = what
-        self.redraw_pieces()
         for cb in self._select_cbs:
             cb(what)
+        self.redraw_pieces()
 
     # ------------------------------------------------------------------------------------------ events
 
@@ -520,6 +554,8 @@ class HexBoardView(W.VBox):
         self.redraw_features()
         self._draw_pieces()
         self.redraw_overlays()
+        self._marks_shown = False   # a resized or newly connected canvas is blank
+        self.redraw_marks()
 
     def redraw_terrain(self) -> None:
         """Layer 0: every hex filled by terrain (tile-less hexes dark), Special Terrain marks, the grid: 1 message."""
@@ -636,8 +672,18 @@ class HexBoardView(W.VBox):
 
     def redraw_overlays(self) -> None:
         """Layer 3: the ``overlays`` values, batched by kind and style: 1 message."""
-        c = self.layers["overlays"]
-        ovs: list[Overlay] = list(self.overlays)
+        self._draw_overlay_list(self.layers["overlays"], list(self.overlays))
+
+    def redraw_marks(self) -> None:
+        """Layer 4: the ``marks`` values, drawn as overlays: 1 message, none when the layer is empty and stays so."""
+        ovs: list[Overlay] = list(self.marks)
+        if not ovs and not self._marks_shown:
+            return
+        self._marks_shown = bool(ovs)
+        self._draw_overlay_list(self.layers["marks"], ovs)
+
+    def _draw_overlay_list(self, c: Canvas, ovs: list[Overlay]) -> None:
+        """Clear layer ``c`` and draw ``ovs`` on it, batched by kind and style, in one held message."""
         lay = self.board.layout
         with hold(c):
             c.clear()

@@ -60,3 +60,70 @@ def test_turning_a_miner_skips_the_checks_but_a_moved_base_is_checked():
     moved["Cutter"] = replace(m, x=t.models["Spotter"].x, y=t.models["Spotter"].y)  # onto another base
     with pytest.raises(ScenarioError):
         table_with_models(t, moved)
+
+
+def _layer_messages(w: LofExplorer) -> list:
+    """The board's canvas messages from now on, each as the set of layer names it draws on (the manager's next
+    command names its canvas again: ``reset_manager``)."""
+    from explorer.widgets.canvas import reset_manager
+
+    bv = w.board_view
+    names = {layer.model_id: name for name, layer in bv.layers.items()}
+    mgr = bv.canvas._canvas_manager
+    reset_manager(bv.layers["terrain"])
+    sent: list = []
+
+    def record(cmd, buffers=[]):
+        cmds = cmd if cmd and isinstance(cmd[0], list) else [cmd]
+        sent.append({names[c[1][0].split("IPY_MODEL_", 1)[1]] for c in cmds if c[0] == 60})
+    mgr._send_custom = record
+    return sent
+
+
+def test_picking_a_target_redraws_only_its_ring_and_the_face_to_face_link_follows(monkeypatch):
+    """Issue #24 item 3: a target ring is its own layer (marks): picking one sends one small message to that layer,
+    recomputes no overlay and measures no roll before the answer; the Face to Face link follows (deferred)."""
+    from explorer.games.tagraid.lof_picture import LofSnapshot
+
+    w = LofExplorer()
+    sched = FakeScheduler()
+    w.set_scheduler(sched)
+    sched.run_all()
+    enemy = next(k for k, m in w.models.items() if w.models[w.shooter].is_enemy_miner_of(m))
+    overlays_before = list(w.board_view.overlays)
+    built, rolls = [], []
+    real_overlays, real_roll = LofSnapshot.overlays, LofExplorer.face_to_face_roll
+    monkeypatch.setattr(LofSnapshot, "overlays", lambda self, *a, **k: built.append(1) or real_overlays(self, *a, **k))
+    monkeypatch.setattr(LofExplorer, "face_to_face_roll", lambda self: rolls.append(1) or real_roll(self))
+    sent = _layer_messages(w)
+    w.pick_mode.value = "target"
+    w.board_view.select(enemy)
+    assert w.targets == [enemy] and sent == [{"marks"}] and built == [] and rolls == []
+    assert w.board_view.overlays == overlays_before
+    assert [(type(o).__name__, o.center) for o in w.board_view.marks] == [("Circle", w.models[enemy].center)]
+    assert "lof-f2f-link" not in w.f2f_html.value   # not yet: the ring went first
+    sched.run_all()
+    assert "lof-f2f-link" in w.f2f_html.value and rolls
+    sent = _layer_messages(w)
+    w.board_view.select(enemy)   # picked again: dropped, its ring cleared (the layer only)
+    assert w.targets == [] and sent == [{"marks"}] and w.board_view.marks == []
+
+
+def test_zooming_out_and_fitting_after_a_zoom_in_recompute_and_redraw_nothing(monkeypatch):
+    """Issue #24 item 3: a pure view change: the zoom in redraws the board once (labels re-placed for the finer
+    drawing); zooming back out and fitting keep that drawing and only change its shown size."""
+    from explorer.games.tagraid.lof_picture import LofSnapshot
+
+    w = LofExplorer()
+    bv = w.board_view
+    bv.fit()
+    built = []
+    real_overlays = LofSnapshot.overlays
+    monkeypatch.setattr(LofSnapshot, "overlays", lambda self, *a, **k: built.append(1) or real_overlays(self, *a, **k))
+    sent = _layer_messages(w)
+    bv.zoom_in.click()
+    assert len(built) == 1 and sorted(n for m in sent for n in m) == ["features", "overlays", "pieces", "terrain"]
+    del sent[:], built[:]
+    bv.zoom_out.click()
+    bv.zoom_fit.click()
+    assert sent == [] and built == [] and bv.fitted

@@ -153,13 +153,39 @@ def test_zoom_resizes_the_canvas_keeps_hit_testing_and_is_one_message_per_layer(
     assert len(sent) == 4  # the full redraw after a zoom: one message per layer
     assert v.piece_at(*v.to_pixel(board.layout.hex_to_pixel(Hex(3, 3)))) == "p"
     assert v.hex_at(*v.to_pixel(board.layout.hex_to_pixel(Hex(5, 2)))) == Hex(5, 2)
+    # zooming out is a pure view change: the finer drawing is kept and shown smaller, nothing is sent to the layers
+    del sent[:]
+    width = v.canvas.width
     v.zoom_out.click()
-    assert v.scale == pytest.approx(20.0)
-    v.fit(600, 400)
-    assert v.canvas.width <= 600 and v.canvas.height <= 400
+    assert v.shown_scale == pytest.approx(20.0) and v.scale == pytest.approx(25.0) and calls == [25.0]
+    assert sent == [] and v.canvas.width == width
+    assert v.canvas.layout.width == f"{width * 20 / 25:g}px"
+    assert v.piece_at(*v.to_pixel(board.layout.hex_to_pixel(Hex(3, 3)))) == "p"   # canvas pixels: unchanged
+    v.zoom_in.click()   # back to the drawing's own size: still nothing redrawn
+    assert v.shown_scale == v.scale == pytest.approx(25.0) and sent == [] and v.canvas.layout.width == f"{width}px"
+    v.fit(600, 400)   # much smaller than the drawing (more than REUSE_RATIO): drawn again at that size
+    assert v.canvas.width <= 600 and v.canvas.height <= 400 and len(sent) == 4
     assert min(600 - v.canvas.width, 400 - v.canvas.height) <= 2  # one side fills its box
     v.set_scale(1e6)
     assert v.scale == v.SCALE_RANGE[1]
+
+
+def test_a_zoom_out_or_fit_after_a_zoom_in_redraws_nothing_and_a_far_zoom_out_redraws(board):
+    """Issue #24 item 3: a zoom within REUSE_RATIO of the drawing only changes the canvas's shown size."""
+    v = HexBoardView(board, scale=20)
+    v.fit()   # drawn at the fit resolution
+    s0 = v.scale
+    sent = _count(v)
+    v.zoom_in.click()
+    assert len(sent) == 4 and not v.fitted
+    del sent[:]
+    v.zoom_fit.click()   # the fit resolution is coarser than the drawing: the drawing is shown fitted
+    assert sent == [] and v.fitted and v.canvas.layout.width == "100%" and v.scale == pytest.approx(s0 * 1.25)
+    v.zoom_out.click()   # 1.25 x 1.25 = 1.5625 times smaller than the drawing: still only shown smaller
+    assert sent == [] and v.shown_scale == pytest.approx(s0 / 1.25) and v.scale == pytest.approx(s0 * 1.25)
+    v.zoom_out.click()   # now more than REUSE_RATIO below the drawing: drawn again, at the new size
+    assert len(sent) == 4 and v.shown_scale == v.scale == pytest.approx(s0 / 1.25 ** 2)
+    assert v.canvas.layout.width == f"{v.canvas.width}px"
 
 
 def test_a_drag_moves_without_selecting_and_rotate_acts_on_the_selection():

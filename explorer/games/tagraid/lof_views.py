@@ -370,12 +370,15 @@ class LofExplorer(W.HBox):
             return
         self.targets = list(dict.fromkeys(targets))
         self._say()
-        self._show_f2f()
-        self._draw_overlays()
-        if self._schedule is not None and not self._pending_state:  # the link keeps the targets (deferred)
-            self._pending_state = True
-            self._schedule(self._flush_state, self.STATE_DELAY_MS)
-        elif self._schedule is None:
+        self._draw_marks()   # the target rings' own layer: the Line of Fire overlays stay as they are
+        if self._schedule is not None:
+            # the Face to Face link (its roll exchange measured on the board) and the page's link follow, deferred
+            # (_flush_state), as after every other change: the ring is drawn first
+            if not self._pending_state:
+                self._pending_state = True
+                self._schedule(self._flush_state, self.STATE_DELAY_MS)
+        else:
+            self._show_f2f()
             self._write_state()
 
     def toggle_target(self, model_id: str) -> None:
@@ -806,10 +809,17 @@ class LofExplorer(W.HBox):
         self._draw_overlays()
 
     def _draw_overlays(self) -> None:
+        """The Line of Fire overlays (:meth:`LofSnapshot.overlays`, labels placed for the board's drawing scale) on
+        the board's overlay layer, then the target rings (:meth:`_draw_marks`)."""
         bv = self.board_view
-        rings = [Circle(self.table.model(t).center, self.table.disc(t).r + 0.12, stroke="#7048e8", width=3.0)
-                 for t in self.targets if t in self.models]
-        bv.overlays = self.snapshot().overlays(px_per_unit=bv.scale) + rings
+        bv.overlays = self.snapshot().overlays(px_per_unit=bv.scale)
+        self._draw_marks()
+
+    def _draw_marks(self) -> None:
+        """The picked targets' rings on the board's marks layer (:attr:`HexBoardView.marks`): picking a target
+        redraws that layer only (nothing is recomputed; an unchanged list sends nothing)."""
+        self.board_view.marks = [Circle(self.table.model(t).center, self.table.disc(t).r + 0.12, stroke="#7048e8",
+                                        width=3.0) for t in self.targets if t in self.models]
 
     def verdict(self, target: str) -> TargetVerdict:
         """The current verdict for ``target`` (ScenarioError if it is not a target)."""

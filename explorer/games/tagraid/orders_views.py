@@ -1101,7 +1101,7 @@ class OrderStepper(W.HBox):
             minx, miny, _, _ = self.board_view.board.bounds()
             self.board_view._min = (minx, miny)
             s = self.board_view.scale
-            self.board_view.scale = 0.0  # force set_scale to resize for the new board
+            self.board_view.scale = self.board_view.shown_scale = 0.0  # force set_scale to resize for the new board
             self.board_view.set_scale(s)
         self._enter(doc, sc, scenario_id, order_index, round_index)
         self._show_note(scenario_id, doc, name, sc)
