@@ -649,10 +649,23 @@ def _obstacle_features(local: Obstacles, union: BaseGeometry, region: BaseGeomet
     return feats
 
 
+_PY_UNIQUE_ROWS = 64
+"""Up to this many rows :func:`_unique_rows` works on Python tuples (numpy's per-call cost dominates below)."""
+_copysign = math.copysign
+
+
 def _unique_rows(v: np.ndarray) -> np.ndarray:
     """``np.unique(v, axis=0)`` for ``(n, 2)`` float rows: sorted by x then y, duplicates dropped. Fast path: a
     ``lexsort`` when no coordinate is zero or not finite (rows that compare equal are then the same bits, so which
-    of them is kept cannot matter; with a zero, ``-0.0 == 0.0`` could keep either, so ``np.unique`` decides)."""
+    of them is kept cannot matter; with a zero, ``-0.0 == 0.0`` could keep either, so ``np.unique`` decides); up to
+    :data:`_PY_UNIQUE_ROWS` rows without NaN or ``-0.0``, a set of tuples, sorted."""
+    if 2 <= len(v) <= _PY_UNIQUE_ROWS:
+        rows = v.tolist()
+        if not any(x != x or y != y or (x == 0.0 and _copysign(1.0, x) < 0.0) or (y == 0.0 and _copysign(1.0, y) < 0.0)
+                   for x, y in rows):
+            # no NaN and no -0.0: rows that compare equal are the same bits, so a set keeps exactly np.unique's rows,
+            # and tuples of floats sort as np.unique sorts rows (x, then y)
+            return np.array(sorted(set(map(tuple, rows))), dtype=float).reshape(-1, 2)
     if len(v) < 2 or not np.all(v != 0) or not np.isfinite(v).all():
         return np.unique(v, axis=0)
     s = v[np.lexsort((v[:, 1], v[:, 0]))]
