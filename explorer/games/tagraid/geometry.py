@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import functools
 import math
+import struct
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -677,6 +678,11 @@ def _unique_rows(v: np.ndarray) -> np.ndarray:
 def _union_edges(union: BaseGeometry) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """Every ring edge of the polygons of ``union`` as ``(p0 (m, 2), p1 (m, 2), linestrings (m,))`` (the edges
     :func:`_obstacle_features` tests; ``linestrings`` is ``None`` when there is no ring of two points)."""
+    if union.geom_type in ("Polygon", "MultiPolygon"):
+        p0, p1 = _ring_edges_wkb(shapely.to_wkb(union, output_dimension=2, byte_order=1))
+        if not len(p0):
+            return np.zeros((0, 2)), np.zeros((0, 2)), None
+        return p0, p1, shapely.linestrings(np.stack([p0, p1], axis=1))
     # every ring of every non-empty polygon part (exterior first, then the interiors, in order), its points in one
     # get_coordinates call; an edge joins two consecutive points of the same ring
     parts = shapely.get_parts(union) if union.geom_type in ("MultiPolygon", "GeometryCollection") else \
@@ -690,6 +696,41 @@ def _union_edges(union: BaseGeometry) -> tuple[np.ndarray, np.ndarray, np.ndarra
         return np.zeros((0, 2)), np.zeros((0, 2)), None
     p0, p1 = pts[:-1][same], pts[1:][same]
     return p0, p1, shapely.linestrings(np.stack([p0, p1], axis=1))
+
+
+_U32 = struct.Struct("<I")
+
+
+def _ring_edges_wkb(wkb: bytes) -> tuple[np.ndarray, np.ndarray]:
+    """``(p0, p1)`` of every ring edge of a little-endian 2-D WKB Polygon or MultiPolygon (polygon by polygon, each
+    exterior ring then its interiors, point by point): the coordinates read as stored (the same doubles that
+    ``get_rings``/``get_coordinates`` give, without one shapely call per step)."""
+    u32 = _U32.unpack_from
+    off = 1
+    kind = u32(wkb, off)[0]
+    off += 4
+    if kind == 6:   # MultiPolygon: its count, then each Polygon with its own header
+        n_polys = u32(wkb, off)[0]
+        off += 4
+    else:
+        n_polys = 1
+    p0s, p1s = [], []
+    for _ in range(n_polys):
+        if kind == 6:
+            off += 5    # the Polygon's byte order and type
+        n_rings = u32(wkb, off)[0]
+        off += 4
+        for _ in range(n_rings):
+            n = u32(wkb, off)[0]
+            off += 4
+            if n >= 2:
+                pts = np.frombuffer(wkb, dtype="<f8", count=2 * n, offset=off).reshape(n, 2)
+                p0s.append(pts[:-1])
+                p1s.append(pts[1:])
+            off += 16 * n
+    if not p0s:
+        return np.zeros((0, 2)), np.zeros((0, 2))
+    return np.concatenate(p0s).astype(float, copy=False), np.concatenate(p1s).astype(float, copy=False)
 
 
 def _first_clear(segs: np.ndarray, local: Obstacles, *, touching_blocks: bool, tol: float,
