@@ -181,6 +181,46 @@ class PolygonIndex:
             out[k] = g
         return out
 
+    def build_unions(self, keys: Sequence[tuple[int, ...]], touching_blocks: bool, tol: float) -> None:
+        """Build, for every ``ids`` of ``keys`` not cached yet, what :meth:`union_of` builds, in one vectorised call
+        per step: the unions (``union_all`` along the rows of an array padded with ``None``, which makes each row's
+        collection as ``union_all`` of the row alone does), their erosions (``buffer`` with the parameters of
+        ``Geometry.buffer``), their preparation, WKB and edges' lines. Element by element the same GEOS operations
+        on the same geometries as one :meth:`union_of` at a time, so the same results."""
+        todo = list(dict.fromkeys(k for k in keys if k and (k, touching_blocks, tol) not in self._unions))
+        if len(todo) < 2:
+            return
+        if len(self._unions) + len(todo) > self.MAX_UNIONS:
+            self._unions.clear()
+        rows = np.full((len(todo), max(len(k) for k in todo)), None, dtype=object)
+        for i, k in enumerate(todo):
+            rows[i, :len(k)] = self.geoms[list(k)]
+        unions = shapely.union_all(rows, axis=1)
+        if touching_blocks:
+            tests = unions
+        else:  # _eroded: Geometry.buffer(-tol) of the non-empty ones
+            tests = unions.copy()
+            full = ~shapely.is_empty(unions)
+            tests[full] = shapely.buffer(unions[full], -tol, quad_segs=16, cap_style="round", join_style="round",
+                                         mitre_limit=5.0, single_sided=False)
+        shapely.prepare(tests[~shapely.is_empty(tests)])
+        # the edges (_union_edges): polygons' rings read from their WKB, every union's lines made in one call
+        kinds = shapely.get_type_id(unions)
+        wkbs = shapely.to_wkb(unions, output_dimension=2, byte_order=1)
+        ends = [_ring_edges_wkb(w) if t in (3, 6) else None for w, t in zip(wkbs, kinds)]
+        sizes = [len(e[0]) for e in ends if e is not None]
+        lines = iter(np.split(shapely.linestrings(np.stack([np.concatenate([e[0] for e in ends if e is not None]),
+                                                            np.concatenate([e[1] for e in ends if e is not None])],
+                                                           axis=1)), np.cumsum(sizes)[:-1])
+                     if sum(sizes) else [None] * len(sizes))
+        for k, u, tg, e in zip(todo, unions, tests, ends):
+            if e is None:
+                edges = _union_edges(u)
+            else:
+                ln = next(lines)
+                edges = (e[0], e[1], ln) if len(e[0]) else (np.zeros((0, 2)), np.zeros((0, 2)), None)
+            self._unions[(k, touching_blocks, tol)] = (u, tg, edges)
+
     def union_of(self, ids: tuple[int, ...], touching_blocks: bool, tol: float):
         """``(union, test geometry, edges)`` of the polygons ``ids`` (in that order); ``edges`` is ``(p0, p1,
         linestrings)`` of every ring edge of the union's polygons (see :func:`_obstacle_features`)."""
@@ -1084,8 +1124,16 @@ def find_clear_segments(items: Sequence[tuple[Disc, Disc, Obstacles]], *, touchi
     for k in fast:
         by_index.setdefault(id(items[k][2].index), []).append(k)
     for ks in by_index.values():
-        got = items[ks[0]][2].index.regions([(items[k][0], items[k][1]) for k in ks], 10 * tol)
+        ix = items[ks[0]][2].index
+        got = ix.regions([(items[k][0], items[k][1]) for k in ks], 10 * tol)
         regions.update((k, g[0]) for k, g in zip(ks, got))
+        # the unions of every search's polygons (the sets _local_obstacles will ask for), built together
+        keys = []
+        for k, g in zip(ks, got):
+            obs = items[k][2]
+            pos = obs._inverse[g[1]]
+            keys.append(tuple(int(i) for i in obs._ids[np.sort(pos[pos >= 0])]))
+        ix.build_unions(keys, touching_blocks, tol)
     with_discs = [k for k in fast if items[k][2].discs]
     near: dict[int, np.ndarray] = {}
     if with_discs:
