@@ -1081,13 +1081,22 @@ def _pair_candidates_rows(items: Sequence[tuple[Disc, Disc, np.ndarray]]) -> lis
     keep = ~(psi > theta + phi + _CONE_MARGIN)
     f, g, owner = f[keep], g[keep], owner[keep]
     n, c, valid = _tangent_blocks(f, g)
-    cuts = np.searchsorted(owner, np.arange(len(items) + 1))
+    # every search's valid lines block by block, in one pass: the four blocks one after the other, each in owner
+    # order, then a stable sort by owner (each search's block 0 rows, then its block 1 rows, ...)
+    m = len(owner)
+    order = np.argsort(np.tile(owner, 4), kind="stable")
+    keep_rows = valid.reshape(-1)[order]
+    order = order[keep_rows]
+    n_all, c_all = n.reshape(4 * m, 2)[order], c.reshape(-1)[order]
+    cuts = np.searchsorted(np.tile(owner, 4)[order], np.arange(len(items) + 1))
     for p, (a, b, feats) in enumerate(items):
         lo, hi = cuts[p], cuts[p + 1]
         if len(feats) <= 2:
             continue
-        n2 = np.concatenate([n[j, lo:hi][valid[j, lo:hi]] for j in range(4)])
-        c2 = np.concatenate([c[j, lo:hi][valid[j, lo:hi]] for j in range(4)])
+        # fresh contiguous arrays, as the concatenation of the four blocks made them (the matrix products below
+        # then run on the same arrays)
+        n2 = n_all[lo:hi].copy()
+        c2 = c_all[lo:hi].copy()
         da = np.abs(n2 @ np.array([a.x, a.y]) + c2)
         db = np.abs(n2 @ np.array([b.x, b.y]) + c2)
         sel = (da <= a.r + 1e-12) & (db <= b.r + 1e-12)
