@@ -1364,19 +1364,22 @@ def _family_minima_steps(a: Disc, b: Disc, feats: np.ndarray, pair_n: np.ndarray
     point = feats[fi, 2] == 0  # lines through a point appear twice in the family (phi and phi + pi)
     fi = np.concatenate([fi, fi[point]])
     phi = np.concatenate([phi, (phi[point] + np.pi) % (2 * np.pi)])
-    fam, lo, hi = [], [], []
-    for f in np.unique(fi):
-        br = np.unique(np.round(np.sort(phi[fi == f]), 15))
-        if len(br) == 0:
-            continue
-        nxt = np.append(br[1:], br[0] + 2 * np.pi)
-        keep = nxt - br > 1e-12
-        fam.append(np.full(int(keep.sum()), f))
-        lo.append(br[keep])
-        hi.append(nxt[keep])
-    if not fam:
-        return np.zeros((0, 2)), np.zeros(0)
-    fam, lo, hi = np.concatenate(fam), np.concatenate(lo), np.concatenate(hi)
+    if FAST_PATH and len(fi) and not np.isnan(phi).any():
+        fam, lo, hi = _family_arcs(fi, phi)
+    else:
+        fam, lo, hi = [], [], []
+        for f in np.unique(fi):
+            br = np.unique(np.round(np.sort(phi[fi == f]), 15))
+            if len(br) == 0:
+                continue
+            nxt = np.append(br[1:], br[0] + 2 * np.pi)
+            keep = nxt - br > 1e-12
+            fam.append(np.full(int(keep.sum()), f))
+            lo.append(br[keep])
+            hi.append(nxt[keep])
+        if not fam:
+            return np.zeros((0, 2)), np.zeros(0)
+        fam, lo, hi = np.concatenate(fam), np.concatenate(lo), np.concatenate(hi)
     f = feats[fam]
     # one line per arc: inside both bases' reach and clear?
     mid_n, mid_c = _tangent_lines(f, ((lo + hi) / 2)[:, None])
@@ -1417,6 +1420,30 @@ def _family_minima_steps(a: Disc, b: Disc, feats: np.ndarray, pair_n: np.ndarray
         best = _golden_numpy(gap, blo, bhi, x1, x2, ratio)
     n, c = _tangent_lines(f, best[:, None])
     return n[:, 0], c[:, 0]
+
+
+def _family_arcs(fi: np.ndarray, phi: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The arcs of :func:`_family_minima_steps` (``fam``, ``lo``, ``hi``) for every feature at once: its loop over
+    the features (each one's angles sorted, rounded to 15 decimals, made unique, each paired with the next one and
+    the last with the first plus 2π, arcs under 1e-12 dropped) as one lexsort. Element by element the same
+    rounding and the same sums; the same order (features ascending, angles ascending). For angles without NaN (so
+    equal values are the same bits: the angles are taken modulo 2π, which never gives -0.0)."""
+    r = np.round(phi, 15)
+    order = np.lexsort((r, fi))
+    fs, rs = fi[order], r[order]
+    new = np.ones(len(rs), dtype=bool)
+    new[1:] = (fs[1:] != fs[:-1]) | (rs[1:] != rs[:-1])
+    fs, br = fs[new], rs[new]
+    last = np.ones(len(fs), dtype=bool)        # the last angle of its feature
+    last[:-1] = fs[1:] != fs[:-1]
+    head = np.ones(len(fs), dtype=bool)        # the first angle of its feature
+    head[1:] = last[:-1]
+    start = np.maximum.accumulate(np.where(head, np.arange(len(fs)), 0))  # where its feature's angles start
+    nxt = np.empty_like(br)
+    nxt[:-1] = br[1:]
+    nxt[last] = br[start[last]] + 2 * np.pi
+    keep = nxt - br > 1e-12
+    return fs[keep], br[keep], nxt[keep]
 
 
 def _golden_numpy(gap, blo: np.ndarray, bhi: np.ndarray, x1: np.ndarray, x2: np.ndarray,
