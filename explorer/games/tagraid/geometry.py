@@ -572,13 +572,27 @@ def _vertices(geom: BaseGeometry) -> np.ndarray:
                                    else geom)
 
 
-def _contact_points(disc: Disc, geom: BaseGeometry, tol: float) -> list[XY]:
+_BOUNDS_MARGIN = 1e-6
+"""Board units by which the distance from a base's centre to an obstacle's bounding box must exceed the contact
+reach before :func:`_contact_points` skips the obstacle without asking GEOS (far above the rounding of either
+distance)."""
+
+
+def _contact_points(disc: Disc, geom: BaseGeometry, tol: float, bounds: tuple | None = None) -> list[XY]:
     """Points where an obstacle's boundary meets the edge of ``disc``: the nearest boundary point of a part that
     touches the disc, and every crossing of a boundary edge with the circle (obstacles overlapping a base, e.g. a
-    hexagon without tile under the edge of a large MegaBeast base). Extreme lines can pivot on them."""
+    hexagon without tile under the edge of a large MegaBeast base). Extreme lines can pivot on them.
+
+    ``bounds``: ``geom``'s bounding box (the fast path): when the disc's centre is farther from it than the reach
+    plus :data:`_BOUNDS_MARGIN`, GEOS's distance, which is at least that, exceeds the reach too: no point."""
     pts: list[XY] = []
     if geom.is_empty:
         return pts
+    if bounds is not None:
+        dx = max(bounds[0] - disc.x, 0.0, disc.x - bounds[2])
+        dy = max(bounds[1] - disc.y, 0.0, disc.y - bounds[3])
+        if math.hypot(dx, dy) > disc.r + 1e3 * tol + _BOUNDS_MARGIN:
+            return pts
     c = Point(disc.center)
     if geom.distance(c) > disc.r + 1e3 * tol:
         return pts
@@ -875,8 +889,9 @@ def _features(a: Disc, b: Disc, local: Obstacles, union: BaseGeometry, region: B
         feats = [(a.x, a.y, a.r), (b.x, b.y, b.r)] + _obstacle_features(local, union, region, grow, hit)
         head = None
     if not union.is_empty:
+        bounds = union.bounds if head is not None else None  # the fast path: the bounding-box test first
         for disc in (a, b):
-            feats += [(x, y, grow) for x, y in _contact_points(disc, union, tol)]
+            feats += [(x, y, grow) for x, y in _contact_points(disc, union, tol, bounds)]
     for hx, hy, hc in clip:  # where the clipping lines cross the target's edge
         dist = hx * b.x + hy * b.y + hc
         if abs(dist) < b.r:
