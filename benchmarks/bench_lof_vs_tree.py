@@ -13,6 +13,11 @@ all ordered pairs of 20 and of 40 Models (the full rule, ``line_of_fire``, fresh
 analysis of every pair. CPU time (``time.process_time``); each round gives one time per tree and row, the table
 prints the median over the rounds and the ratio baseline / this tree. Each process also returns a digest of its
 answers; the two trees' digests must be equal (printed as "identical").
+
+``--fuzz N [--seed S]`` times nothing: it compares the two trees' answers on N random tables (those of
+``fuzz_lof_parts.py``: radius 4, 6-9 Models, both grazing readings alternately): every ordered pair's LoF with its
+explanation (rays, blockers, detail), and ``LofAnalysisCache.all_pairs`` (LoF, Range Ruler, Partial Cover, cut rays)
+cold and after three random moves, one digest per table. A change meant to keep every answer must print 0 differ.
 """
 
 from __future__ import annotations
@@ -79,7 +84,7 @@ elif row == "cold":
     dt = time.process_time() - t0
     out = (dt, digest([(k, v.lof.has_lof, v.lof.witness, v.range and v.range.distance, v.cover and v.cover.in_cover,
                         [(b.hit, b.obstacle) for b in v.blocked_rays]) for k, v in sorted(got.items())]))
-else:  # "move": the incremental analysis after one Model moves, median of 9 moves
+elif row == "move":  # the incremental analysis after one Model moves, median of 9 moves
     table = board(0, 10, 20, 40, 30)
     cache = LofAnalysisCache()
     cache.all_pairs(table, rul.copy())
@@ -93,6 +98,34 @@ else:  # "move": the incremental analysis after one Model moves, median of 9 mov
         ans.append([(k, v.lof.has_lof, v.lof.witness, v.range and v.range.distance, v.cover and v.cover.in_cover,
                      [(b.hit, b.obstacle) for b in v.blocked_rays]) for k, v in sorted(got.items())])
     out = (statistics.median(times), digest(ans))
+elif row.startswith("fuzz:"):  # answers only: one digest per random table (fuzz_lof_parts.table_of's tables)
+    first, count = (int(x) for x in row[5:].split(":"))
+    def verdict_facts(got):
+        return [(k, v.lof.has_lof, v.lof.reason, v.lof.witness, v.lof.blocked_by, v.lof.candidates_tested,
+                 [(r.segment, r.blocked_by) for r in v.lof.rays], v.range and (v.range.distance, v.range.band,
+                 v.range.ruler, v.range.measured, v.range.detail), v.cover and (v.cover.in_cover, v.cover.pieces,
+                 sorted(v.cover.hidden_points.items()), v.cover.touching, v.cover.detail), v.lof.detail,
+                 [(b.hit, b.obstacle) for b in v.blocked_rays]) for k, v in sorted(got.items())]
+    t0 = time.process_time()
+    digs = []
+    for seed in range(first, first + count):
+        r_ = np.random.default_rng(seed)
+        table = random_table(seed, radius=4, n_models=int(r_.integers(6, 10)), n_scenery=int(r_.integers(4, 14)),
+                             n_holes=int(r_.integers(0, 9)), scenery_size=(0.1, 1.2), silhouettes=(3, 5, 7, 8),
+                             n_sides=2, layout=L)
+        rr = make_rulings({"lof_grazing": "touching_blocks"}) if seed % 2 else make_rulings()
+        ids = sorted(table.models)
+        ans = [[(r.has_lof, r.reason, r.witness, r.blocked_by, r.candidates_tested, r.detail,
+                 [(y.segment, y.blocked_by) for y in r.rays])
+                for r in (line_of_fire(table, a, b, rr.copy(), explain=True) for a in ids for b in ids if a != b)]]
+        cache = LofAnalysisCache()
+        ans.append(verdict_facts(cache.all_pairs(table, rr.copy())))
+        rng = np.random.default_rng(seed + 7)
+        for _ in range(3):  # the incremental path after moves
+            table, _mid = _nudged(table, rng, False)
+            ans.append(verdict_facts(cache.all_pairs(table, rr.copy())))
+        digs.append(digest(ans))
+    out = (time.process_time() - t0, digs)
 print(json.dumps(out))
 '''
 
@@ -111,13 +144,39 @@ def _run(tree: Path, row: str) -> tuple[float, str]:
     return dt, dig
 
 
+def _fuzz(trees: dict[str, Path], first: int, count: int, chunk: int = 50) -> int:
+    """Compare the answers of the two trees on ``count`` random tables from seed ``first`` (chunks of ``chunk``
+    tables per process); prints the differing seeds and returns 1 on any difference."""
+    got: dict[str, list[str]] = {k: [] for k in trees}
+    cpu = dict.fromkeys(trees, 0.0)
+    for start in range(first, first + count, chunk):
+        n = min(chunk, first + count - start)
+        for k, tree in trees.items():
+            dt, digs = _run(tree, f"fuzz:{start}:{n}")
+            got[k] += digs
+            cpu[k] += dt
+    bad = [first + i for i, (x, y) in enumerate(zip(got["baseline"], got["this tree"])) if x != y]
+    print(f"{count} random tables (seeds {first}..{first + count - 1}; LoF of every ordered pair with its "
+          f"explanation, the analysis' LoF + Range + Cover + cut rays cold and after 3 moves; both grazing "
+          f"readings alternately): {len(bad)} differ; CPU baseline {cpu['baseline']:.1f} s, this tree "
+          f"{cpu['this tree']:.1f} s")
+    for seed in bad[:20]:
+        print("MISMATCH on table", seed)
+    return 1 if bad else 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--baseline", required=True, type=Path, help="a checkout of the baseline tree")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--rows", nargs="*", default=list(ROWS), choices=list(ROWS))
+    ap.add_argument("--fuzz", type=int, default=0, metavar="N",
+                    help="instead of timing: compare the two trees' answers on N random tables (see the docstring)")
+    ap.add_argument("--seed", type=int, default=0, help="first random table of --fuzz")
     a = ap.parse_args(argv)
     trees = {"baseline": a.baseline.resolve(), "this tree": ROOT}
+    if a.fuzz:
+        return _fuzz(trees, a.seed, a.fuzz)
     times = {(r, k): [] for r in a.rows for k in trees}
     digests = {(r, k): set() for r in a.rows for k in trees}
     loads = []

@@ -89,10 +89,10 @@ class Rulings:
     def copy(self) -> "Rulings":
         """The same readings, nothing consulted yet. The readings were checked when they were set, so the copy
         shares the (read-only) options and copies the chosen readings without checking them again (a LoF
-        analysis copies rulings for every cached computation)."""
+        analysis copies rulings for every cached computation), and their memo key."""
         out = Rulings.__new__(Rulings)
         out.options = self.options
         out._chosen = dict(self._chosen)
-        out._key = self._key
+        out._key = self.key()  # sorted once here and shared: every copy of these readings has the same key
         out.consulted = {}
         return out

@@ -511,3 +511,157 @@ def test_range_searches_reuse_the_lof_setups():
         G._search_setup = real
     assert not made
     assert got == [G.shortest_clear_segment(a, b, o, touching_blocks=False) for (a, b, o), _ in clear]
+
+
+# ---------------------------------------------------------------------------------------------- session 14 parts
+
+
+@pytest.mark.parametrize("grazing", [False, True])
+def test_unions_built_together_equal_one_at_a_time(grazing):
+    """PolygonIndex.build_unions (every new set's union, erosion, preparation and edges in one vectorised call each)
+    stores what union_of builds one set at a time: the union and the test geometry WKB for WKB, the same edges, the
+    same preparation; on random tables' polygons, random sets, the empty set. The erosion's parameters matter: the
+    module function's own default (quad_segs=8) would give other geometries, which this comparison sees."""
+    n, other = 0, 0
+    for seed in range(10):
+        ix = _table(seed).polygon_index()
+        rng = np.random.default_rng(seed)
+        sets = [tuple(sorted(rng.choice(len(ix.geoms), size=int(rng.integers(1, min(6, len(ix.geoms)) + 1)),
+                                        replace=False).tolist())) for _ in range(8)] + [()]
+        labelled = list(zip(ix.labels, ix.geoms))
+        ref, new = PolygonIndex(labelled), PolygonIndex(labelled)
+        new.build_unions(sets, grazing, G.TOL)
+        for k in sets:
+            a, b = ref.union_of(k, grazing, G.TOL), new.union_of(k, grazing, G.TOL)
+            assert shapely.to_wkb(a[0]) == shapely.to_wkb(b[0]) and shapely.to_wkb(a[1]) == shapely.to_wkb(b[1])
+            assert fuzz_lof_parts.same_edges(a[2], b[2])
+            assert shapely.is_prepared(a[1]) == shapely.is_prepared(b[1])
+            n += 1
+            if k and not a[0].is_empty:
+                other += shapely.to_wkb(shapely.buffer(a[0], -G.TOL)) != shapely.to_wkb(G._eroded(a[0], G.TOL))
+    assert n > 80 and other > 0
+
+
+def _family_arcs_loop(fi, phi):
+    """The former per-feature loop of _family_minima_steps (the reference of _family_arcs)."""
+    fam, lo, hi = [], [], []
+    for f in np.unique(fi):
+        br = np.unique(np.round(np.sort(phi[fi == f]), 15))
+        nxt = np.append(br[1:], br[0] + 2 * np.pi)
+        keep = nxt - br > 1e-12
+        fam.append(np.full(int(keep.sum()), f))
+        lo.append(br[keep])
+        hi.append(nxt[keep])
+    return np.concatenate(fam), np.concatenate(lo), np.concatenate(hi)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_family_arcs_equal_the_per_feature_loop(seed):
+    """The arcs of every feature's family found in one lexsort are the loop's, bit for bit and in its order: random
+    angles, angles on coarse grids (exact repeats), angles 1e-13 apart (equal after rounding to 15 decimals), zero."""
+    rng = np.random.default_rng(seed)
+    for k in range(2000):
+        n = int(rng.integers(1, 50))
+        fi = rng.integers(0, int(rng.integers(1, 10)), n).astype(np.intp)
+        phi = rng.uniform(0, 2 * np.pi, n)
+        if k % 2:
+            q = float(rng.choice([4.0, 16.0, 1e6]))
+            phi = np.round(phi * q) / q
+        if k % 5 == 0 and n > 1:
+            phi[: n // 2] = phi[n // 2: 2 * (n // 2)] + rng.choice([0.0, 1e-13, 1e-16], n // 2)
+        if k % 7 == 0:
+            phi[0] = 0.0
+        for x, y in zip(G._family_arcs(fi, phi), _family_arcs_loop(fi, phi)):
+            assert x.dtype == y.dtype and x.shape == y.shape and np.array_equal(_bits(x), _bits(y))
+
+
+def _golden_jobs(rng, n_jobs):
+    from types import SimpleNamespace
+
+    ratio = (math.sqrt(5) - 1) / 2
+    jobs = []
+    while len(jobs) < n_jobs:
+        xy = np.round(rng.uniform(-5, 5, 4), 0) if rng.random() < 0.3 else rng.uniform(-5, 5, 4)
+        a = Disc(xy[0], xy[1], float(rng.choice([0.15, 0.3, 0.5])))
+        b = Disc(xy[2], xy[3], float(rng.choice([0.0, 0.15, 0.3, 1.5])))
+        if a.distance_to(b) <= 0:
+            continue
+        m = int(rng.integers(1, 12))
+        mid = (np.array([a.x, a.y]) + np.array([b.x, b.y])) / 2
+        f = np.column_stack([mid + rng.normal(0, 1.5, (m, 2)), rng.choice([0.0, 2e-9, 0.2], m)])
+        ang = math.atan2(b.y - a.y, b.x - a.x) + math.pi / 2
+        blo = ang + rng.normal(0, 0.6, m) + rng.choice([0.0, math.pi], m)
+        bhi = blo + rng.choice([1e-9, 1e-3, 0.05, 0.4, 2.0], m)
+        jobs.append((a, b, f, blo, bhi))
+    sizes = [len(j[2]) for j in jobs]
+    f = np.concatenate([j[2] for j in jobs])
+    ga = SimpleNamespace(**{k: np.repeat([getattr(j[0], k) for j in jobs], sizes).astype(float) for k in "xyr"})
+    gb = SimpleNamespace(**{k: np.repeat([getattr(j[1], k) for j in jobs], sizes).astype(float) for k in "xyr"})
+    blo, bhi = np.concatenate([j[3] for j in jobs]), np.concatenate([j[4] for j in jobs])
+    return f, ga, gb, blo, bhi, bhi - ratio * (bhi - blo), blo + ratio * (bhi - blo), ratio
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_golden_lanes_bit_identical_to_the_numpy_loop(seed):
+    """The batched golden-section loop with fewer numpy calls (_golden_lanes) ends on the same angles, bit for bit, as
+    _golden_numpy with _lane_gap, over many lanes of many bases (lines meeting both bases, missing one, tiny and wide
+    brackets, point and disc features, bases on integer grids); a one-ulp change of the starting points changes
+    some answer (so the comparison can fail)."""
+    rng = np.random.default_rng(seed)
+    moved = 0
+    for _ in range(150):
+        f, ga, gb, blo, bhi, x1, x2, ratio = _golden_jobs(rng, int(rng.integers(1, 8)))
+        ref = G._golden_numpy(G._lane_gap(f, ga, gb), blo, bhi, x1, x2, ratio)
+        assert np.array_equal(_bits(G._golden_lanes(f, ga, gb, blo, bhi, x1, x2, ratio)), _bits(ref))
+        moved += not np.array_equal(_bits(G._golden_lanes(f, ga, gb, blo, bhi, np.nextafter(x1, np.inf), x2, ratio)),
+                                    _bits(ref))
+    assert moved > 0
+
+
+def test_unique_rows_on_every_path():
+    """_unique_rows equals np.unique(axis=0) bit for bit on the Python path (up to 64 rows), the lexsort path and
+    np.unique itself: duplicates, zeros, -0.0, infinities, NaN, 0 to 100 rows."""
+    rng = np.random.default_rng(7)
+    for k in range(3000):
+        n = int(rng.integers(0, 100))
+        v = rng.integers(-3, 4, (n, 2)).astype(float) * float(rng.choice([1.0, 0.5, 1 / 3]))
+        if k % 3 == 0:
+            v = np.concatenate([v, v[: n // 2]])
+        if n and k % 7 == 0:
+            v[0, 0] = -0.0
+        if n and k % 11 == 0:
+            v[-1, 1] = np.inf
+        if n and k % 13 == 0:
+            v[0, 1] = np.nan
+        got, ref = G._unique_rows(v), np.unique(v, axis=0)
+        assert got.shape == ref.shape and got.tobytes() == ref.tobytes()
+
+
+def test_pair_candidates_rows_equal_one_search_each():
+    """_pair_candidates_rows (every search's tangent lines regrouped by one stable sort) gives each search's
+    _pair_candidates, bit for bit, on random bases and features (points and discs, searches of 0 to 14 features)."""
+    rng = np.random.default_rng(3)
+    n = 0
+    for _ in range(300):
+        items = []
+        for _ in range(int(rng.integers(1, 8))):
+            a = Disc(*rng.uniform(-5, 5, 2), float(rng.uniform(0.2, 0.8)))
+            b = Disc(*rng.uniform(-5, 5, 2), float(rng.uniform(0.2, 0.8)))
+            k = int(rng.integers(0, 14))
+            extra = np.column_stack([rng.uniform(-5, 5, (k, 2)), rng.choice([0.0, 0.0, 0.3], k)])
+            items.append((a, b, np.concatenate([[[a.x, a.y, a.r], [b.x, b.y, b.r]], extra])))
+        for (a, b, feats), (n2, c2) in zip(items, G._pair_candidates_rows(items)):
+            rn, rc = G._pair_candidates(a, b, feats)
+            assert n2.shape == rn.shape and np.array_equal(_bits(n2), _bits(rn))
+            assert np.array_equal(_bits(c2), _bits(rc))
+            n += len(rn)
+    assert n > 1000
+
+
+def test_rulings_copies_share_the_key_until_a_reading_is_set():
+    r = rulings()
+    c = r.copy()
+    assert c.key() == tuple(sorted(r.as_dict().items())) and c.key() is r.key()
+    c.set("lof_grazing", "touching_blocks")
+    assert c.key() == tuple(sorted(c.as_dict().items())) and c.key() != r.key()
+    assert r.key() == tuple(sorted(r.as_dict().items()))

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import functools
 import math
+import struct
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -179,6 +180,46 @@ class PolygonIndex:
                     shapely.prepare(g)  # the blockers' tests put it first (see blockers_of_rows)
             out[k] = g
         return out
+
+    def build_unions(self, keys: Sequence[tuple[int, ...]], touching_blocks: bool, tol: float) -> None:
+        """Build, for every ``ids`` of ``keys`` not cached yet, what :meth:`union_of` builds, in one vectorised call
+        per step: the unions (``union_all`` along the rows of an array padded with ``None``, which makes each row's
+        collection as ``union_all`` of the row alone does), their erosions (``buffer`` with the parameters of
+        ``Geometry.buffer``), their preparation, WKB and edges' lines. Element by element the same GEOS operations
+        on the same geometries as one :meth:`union_of` at a time, so the same results."""
+        todo = list(dict.fromkeys(k for k in keys if k and (k, touching_blocks, tol) not in self._unions))
+        if len(todo) < 2:
+            return
+        if len(self._unions) + len(todo) > self.MAX_UNIONS:
+            self._unions.clear()
+        rows = np.full((len(todo), max(len(k) for k in todo)), None, dtype=object)
+        for i, k in enumerate(todo):
+            rows[i, :len(k)] = self.geoms[list(k)]
+        unions = shapely.union_all(rows, axis=1)
+        if touching_blocks:
+            tests = unions
+        else:  # _eroded: Geometry.buffer(-tol) of the non-empty ones
+            tests = unions.copy()
+            full = ~shapely.is_empty(unions)
+            tests[full] = shapely.buffer(unions[full], -tol, quad_segs=16, cap_style="round", join_style="round",
+                                         mitre_limit=5.0, single_sided=False)
+        shapely.prepare(tests[~shapely.is_empty(tests)])
+        # the edges (_union_edges): polygons' rings read from their WKB, every union's lines made in one call
+        kinds = shapely.get_type_id(unions)
+        wkbs = shapely.to_wkb(unions, output_dimension=2, byte_order=1)
+        ends = [_ring_edges_wkb(w) if t in (3, 6) else None for w, t in zip(wkbs, kinds)]
+        sizes = [len(e[0]) for e in ends if e is not None]
+        lines = iter(np.split(shapely.linestrings(np.stack([np.concatenate([e[0] for e in ends if e is not None]),
+                                                            np.concatenate([e[1] for e in ends if e is not None])],
+                                                           axis=1)), np.cumsum(sizes)[:-1])
+                     if sum(sizes) else [None] * len(sizes))
+        for k, u, tg, e in zip(todo, unions, tests, ends):
+            if e is None:
+                edges = _union_edges(u)
+            else:
+                ln = next(lines)
+                edges = (e[0], e[1], ln) if len(e[0]) else (np.zeros((0, 2)), np.zeros((0, 2)), None)
+            self._unions[(k, touching_blocks, tol)] = (u, tg, edges)
 
     def union_of(self, ids: tuple[int, ...], touching_blocks: bool, tol: float):
         """``(union, test geometry, edges)`` of the polygons ``ids`` (in that order); ``edges`` is ``(p0, p1,
@@ -531,13 +572,27 @@ def _vertices(geom: BaseGeometry) -> np.ndarray:
                                    else geom)
 
 
-def _contact_points(disc: Disc, geom: BaseGeometry, tol: float) -> list[XY]:
+_BOUNDS_MARGIN = 1e-6
+"""Board units by which the distance from a base's centre to an obstacle's bounding box must exceed the contact
+reach before :func:`_contact_points` skips the obstacle without asking GEOS (far above the rounding of either
+distance)."""
+
+
+def _contact_points(disc: Disc, geom: BaseGeometry, tol: float, bounds: tuple | None = None) -> list[XY]:
     """Points where an obstacle's boundary meets the edge of ``disc``: the nearest boundary point of a part that
     touches the disc, and every crossing of a boundary edge with the circle (obstacles overlapping a base, e.g. a
-    hexagon without tile under the edge of a large MegaBeast base). Extreme lines can pivot on them."""
+    hexagon without tile under the edge of a large MegaBeast base). Extreme lines can pivot on them.
+
+    ``bounds``: ``geom``'s bounding box (the fast path): when the disc's centre is farther from it than the reach
+    plus :data:`_BOUNDS_MARGIN`, GEOS's distance, which is at least that, exceeds the reach too: no point."""
     pts: list[XY] = []
     if geom.is_empty:
         return pts
+    if bounds is not None:
+        dx = max(bounds[0] - disc.x, 0.0, disc.x - bounds[2])
+        dy = max(bounds[1] - disc.y, 0.0, disc.y - bounds[3])
+        if math.hypot(dx, dy) > disc.r + 1e3 * tol + _BOUNDS_MARGIN:
+            return pts
     c = Point(disc.center)
     if geom.distance(c) > disc.r + 1e3 * tol:
         return pts
@@ -649,10 +704,23 @@ def _obstacle_features(local: Obstacles, union: BaseGeometry, region: BaseGeomet
     return feats
 
 
+_PY_UNIQUE_ROWS = 64
+"""Up to this many rows :func:`_unique_rows` works on Python tuples (numpy's per-call cost dominates below)."""
+_copysign = math.copysign
+
+
 def _unique_rows(v: np.ndarray) -> np.ndarray:
     """``np.unique(v, axis=0)`` for ``(n, 2)`` float rows: sorted by x then y, duplicates dropped. Fast path: a
     ``lexsort`` when no coordinate is zero or not finite (rows that compare equal are then the same bits, so which
-    of them is kept cannot matter; with a zero, ``-0.0 == 0.0`` could keep either, so ``np.unique`` decides)."""
+    of them is kept cannot matter; with a zero, ``-0.0 == 0.0`` could keep either, so ``np.unique`` decides); up to
+    :data:`_PY_UNIQUE_ROWS` rows without NaN or ``-0.0``, a set of tuples, sorted."""
+    if 2 <= len(v) <= _PY_UNIQUE_ROWS:
+        rows = v.tolist()
+        if not any(x != x or y != y or (x == 0.0 and _copysign(1.0, x) < 0.0) or (y == 0.0 and _copysign(1.0, y) < 0.0)
+                   for x, y in rows):
+            # no NaN and no -0.0: rows that compare equal are the same bits, so a set keeps exactly np.unique's rows,
+            # and tuples of floats sort as np.unique sorts rows (x, then y)
+            return np.array(sorted(set(map(tuple, rows))), dtype=float).reshape(-1, 2)
     if len(v) < 2 or not np.all(v != 0) or not np.isfinite(v).all():
         return np.unique(v, axis=0)
     s = v[np.lexsort((v[:, 1], v[:, 0]))]
@@ -664,6 +732,11 @@ def _unique_rows(v: np.ndarray) -> np.ndarray:
 def _union_edges(union: BaseGeometry) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """Every ring edge of the polygons of ``union`` as ``(p0 (m, 2), p1 (m, 2), linestrings (m,))`` (the edges
     :func:`_obstacle_features` tests; ``linestrings`` is ``None`` when there is no ring of two points)."""
+    if union.geom_type in ("Polygon", "MultiPolygon"):
+        p0, p1 = _ring_edges_wkb(shapely.to_wkb(union, output_dimension=2, byte_order=1))
+        if not len(p0):
+            return np.zeros((0, 2)), np.zeros((0, 2)), None
+        return p0, p1, shapely.linestrings(np.stack([p0, p1], axis=1))
     # every ring of every non-empty polygon part (exterior first, then the interiors, in order), its points in one
     # get_coordinates call; an edge joins two consecutive points of the same ring
     parts = shapely.get_parts(union) if union.geom_type in ("MultiPolygon", "GeometryCollection") else \
@@ -677,6 +750,41 @@ def _union_edges(union: BaseGeometry) -> tuple[np.ndarray, np.ndarray, np.ndarra
         return np.zeros((0, 2)), np.zeros((0, 2)), None
     p0, p1 = pts[:-1][same], pts[1:][same]
     return p0, p1, shapely.linestrings(np.stack([p0, p1], axis=1))
+
+
+_U32 = struct.Struct("<I")
+
+
+def _ring_edges_wkb(wkb: bytes) -> tuple[np.ndarray, np.ndarray]:
+    """``(p0, p1)`` of every ring edge of a little-endian 2-D WKB Polygon or MultiPolygon (polygon by polygon, each
+    exterior ring then its interiors, point by point): the coordinates read as stored (the same doubles that
+    ``get_rings``/``get_coordinates`` give, without one shapely call per step)."""
+    u32 = _U32.unpack_from
+    off = 1
+    kind = u32(wkb, off)[0]
+    off += 4
+    if kind == 6:   # MultiPolygon: its count, then each Polygon with its own header
+        n_polys = u32(wkb, off)[0]
+        off += 4
+    else:
+        n_polys = 1
+    p0s, p1s = [], []
+    for _ in range(n_polys):
+        if kind == 6:
+            off += 5    # the Polygon's byte order and type
+        n_rings = u32(wkb, off)[0]
+        off += 4
+        for _ in range(n_rings):
+            n = u32(wkb, off)[0]
+            off += 4
+            if n >= 2:
+                pts = np.frombuffer(wkb, dtype="<f8", count=2 * n, offset=off).reshape(n, 2)
+                p0s.append(pts[:-1])
+                p1s.append(pts[1:])
+            off += 16 * n
+    if not p0s:
+        return np.zeros((0, 2)), np.zeros((0, 2))
+    return np.concatenate(p0s).astype(float, copy=False), np.concatenate(p1s).astype(float, copy=False)
 
 
 def _first_clear(segs: np.ndarray, local: Obstacles, *, touching_blocks: bool, tol: float,
@@ -781,8 +889,9 @@ def _features(a: Disc, b: Disc, local: Obstacles, union: BaseGeometry, region: B
         feats = [(a.x, a.y, a.r), (b.x, b.y, b.r)] + _obstacle_features(local, union, region, grow, hit)
         head = None
     if not union.is_empty:
+        bounds = union.bounds if head is not None else None  # the fast path: the bounding-box test first
         for disc in (a, b):
-            feats += [(x, y, grow) for x, y in _contact_points(disc, union, tol)]
+            feats += [(x, y, grow) for x, y in _contact_points(disc, union, tol, bounds)]
     for hx, hy, hc in clip:  # where the clipping lines cross the target's edge
         dist = hx * b.x + hy * b.y + hc
         if abs(dist) < b.r:
@@ -987,13 +1096,22 @@ def _pair_candidates_rows(items: Sequence[tuple[Disc, Disc, np.ndarray]]) -> lis
     keep = ~(psi > theta + phi + _CONE_MARGIN)
     f, g, owner = f[keep], g[keep], owner[keep]
     n, c, valid = _tangent_blocks(f, g)
-    cuts = np.searchsorted(owner, np.arange(len(items) + 1))
+    # every search's valid lines block by block, in one pass: the four blocks one after the other, each in owner
+    # order, then a stable sort by owner (each search's block 0 rows, then its block 1 rows, ...)
+    m = len(owner)
+    order = np.argsort(np.tile(owner, 4), kind="stable")
+    keep_rows = valid.reshape(-1)[order]
+    order = order[keep_rows]
+    n_all, c_all = n.reshape(4 * m, 2)[order], c.reshape(-1)[order]
+    cuts = np.searchsorted(np.tile(owner, 4)[order], np.arange(len(items) + 1))
     for p, (a, b, feats) in enumerate(items):
         lo, hi = cuts[p], cuts[p + 1]
         if len(feats) <= 2:
             continue
-        n2 = np.concatenate([n[j, lo:hi][valid[j, lo:hi]] for j in range(4)])
-        c2 = np.concatenate([c[j, lo:hi][valid[j, lo:hi]] for j in range(4)])
+        # fresh contiguous arrays, as the concatenation of the four blocks made them (the matrix products below
+        # then run on the same arrays)
+        n2 = n_all[lo:hi].copy()
+        c2 = c_all[lo:hi].copy()
         da = np.abs(n2 @ np.array([a.x, a.y]) + c2)
         db = np.abs(n2 @ np.array([b.x, b.y]) + c2)
         sel = (da <= a.r + 1e-12) & (db <= b.r + 1e-12)
@@ -1030,8 +1148,16 @@ def find_clear_segments(items: Sequence[tuple[Disc, Disc, Obstacles]], *, touchi
     for k in fast:
         by_index.setdefault(id(items[k][2].index), []).append(k)
     for ks in by_index.values():
-        got = items[ks[0]][2].index.regions([(items[k][0], items[k][1]) for k in ks], 10 * tol)
+        ix = items[ks[0]][2].index
+        got = ix.regions([(items[k][0], items[k][1]) for k in ks], 10 * tol)
         regions.update((k, g[0]) for k, g in zip(ks, got))
+        # the unions of every search's polygons (the sets _local_obstacles will ask for), built together
+        keys = []
+        for k, g in zip(ks, got):
+            obs = items[k][2]
+            pos = obs._inverse[g[1]]
+            keys.append(tuple(int(i) for i in obs._ids[np.sort(pos[pos >= 0])]))
+        ix.build_unions(keys, touching_blocks, tol)
     with_discs = [k for k in fast if items[k][2].discs]
     near: dict[int, np.ndarray] = {}
     if with_discs:
@@ -1226,8 +1352,57 @@ def _golden_batch(jobs: list) -> list[np.ndarray]:
     ga = SimpleNamespace(**{k: np.repeat([getattr(j[0], k) for j in jobs], sizes).astype(float) for k in "xyr"})
     gb = SimpleNamespace(**{k: np.repeat([getattr(j[1], k) for j in jobs], sizes).astype(float) for k in "xyr"})
     cat = [np.concatenate([j[i] for j in jobs]) for i in (3, 4, 5, 6)]
-    best = _golden_numpy(_lane_gap(f, ga, gb), *cat, jobs[0][7])
+    best = _golden_lanes(f, ga, gb, *cat, jobs[0][7])
     return np.split(best, np.cumsum(sizes)[:-1])
+
+
+def _golden_lanes(f: np.ndarray, a, b, blo: np.ndarray, bhi: np.ndarray, x1: np.ndarray, x2: np.ndarray,
+                  ratio: float) -> np.ndarray:
+    """``_golden_numpy(_lane_gap(f, a, b), blo, bhi, x1, x2, ratio)`` (``a``, ``b``: one base per lane) with fewer
+    numpy calls and the same result bit for bit: the two bases' chords (:func:`_chords`) computed as one array of
+    twice the lanes (every element the same operations on the same operands), the lanes' constants (``r * r``, the
+    threshold ``-1e-12 * max(r, 1)``) once for the whole loop, ``ratio * (bhi - blo)`` once per step (the loop
+    computed the same product twice) and the bracket's next points selected in one step each (the loop's
+    ``keep_x``/``keep_g`` were a selection of the same values). ``cos``, ``sin``, ``hypot`` and ``sqrt`` are called on
+    arrays of the same lanes as before (the first three element by element, ``sqrt`` correctly rounded)."""
+    m = len(f)
+    fx, fy, fr = f[:, 0], f[:, 1], f[:, 2]
+    cx, cy, cr = (np.concatenate([getattr(a, k), getattr(b, k)]) for k in "xyr")
+    rr = cr * cr
+    floor = -1e-12 * np.maximum(cr, 1.0)
+    where, isnan, sqrt, maximum, hypot, inf, nan = np.where, np.isnan, np.sqrt, np.maximum, np.hypot, np.inf, np.nan
+    cat = np.concatenate
+
+    def gap(p):
+        nx, ny = np.cos(p), np.sin(p)
+        no = -(fr - nx * fx - ny * fy)
+        px, py = no * nx, no * ny
+        ux, uy = -ny, nx
+        px2, py2, ux2, uy2 = cat([px, px]), cat([py, py]), cat([ux, ux]), cat([uy, uy])
+        tc = (cx - px2) * ux2 + (cy - py2) * uy2
+        qx, qy = px2 + tc * ux2 - cx, py2 + tc * uy2 - cy
+        h2 = rr - (qx * qx + qy * qy)
+        h = sqrt(where(h2 >= floor, maximum(h2, 0.0), nan))
+        lo, hi = tc - h, tc + h
+        a0, a1, b0, b1 = lo[:m], hi[:m], lo[m:], hi[m:]
+        forward = a1 <= b0
+        ta = where(forward, a1, a0)
+        tb = where(forward, b0, b1)
+        bad = isnan(a0) | isnan(b0) | (~forward & ~(b1 <= a0))
+        g = hypot((px + tb * ux) - (px + ta * ux), (py + tb * uy) - (py + ta * uy))
+        return where(bad, inf, g)
+
+    g1, g2 = gap(x1), gap(x2)
+    for _ in range(_GOLDEN_STEPS):
+        left = g1 <= g2
+        bhi, blo = where(left, x2, bhi), where(left, blo, x1)
+        rd = ratio * (bhi - blo)
+        new_x = where(left, bhi - rd, blo + rd)
+        new_g = gap(new_x)
+        # left: x1, x2 = new_x, x1 (the kept point); else: x1, x2 = x2 (the kept point), new_x
+        x1, x2 = where(left, new_x, x2), where(left, x1, new_x)
+        g1, g2 = where(left, new_g, g2), where(left, g1, new_g)
+    return where(g1 <= g2, x1, x2)
 
 
 def _family_minima_steps(a: Disc, b: Disc, feats: np.ndarray, pair_n: np.ndarray, pair_c: np.ndarray, clip,
@@ -1253,19 +1428,22 @@ def _family_minima_steps(a: Disc, b: Disc, feats: np.ndarray, pair_n: np.ndarray
     point = feats[fi, 2] == 0  # lines through a point appear twice in the family (phi and phi + pi)
     fi = np.concatenate([fi, fi[point]])
     phi = np.concatenate([phi, (phi[point] + np.pi) % (2 * np.pi)])
-    fam, lo, hi = [], [], []
-    for f in np.unique(fi):
-        br = np.unique(np.round(np.sort(phi[fi == f]), 15))
-        if len(br) == 0:
-            continue
-        nxt = np.append(br[1:], br[0] + 2 * np.pi)
-        keep = nxt - br > 1e-12
-        fam.append(np.full(int(keep.sum()), f))
-        lo.append(br[keep])
-        hi.append(nxt[keep])
-    if not fam:
-        return np.zeros((0, 2)), np.zeros(0)
-    fam, lo, hi = np.concatenate(fam), np.concatenate(lo), np.concatenate(hi)
+    if FAST_PATH and len(fi) and not np.isnan(phi).any():
+        fam, lo, hi = _family_arcs(fi, phi)
+    else:
+        fam, lo, hi = [], [], []
+        for f in np.unique(fi):
+            br = np.unique(np.round(np.sort(phi[fi == f]), 15))
+            if len(br) == 0:
+                continue
+            nxt = np.append(br[1:], br[0] + 2 * np.pi)
+            keep = nxt - br > 1e-12
+            fam.append(np.full(int(keep.sum()), f))
+            lo.append(br[keep])
+            hi.append(nxt[keep])
+        if not fam:
+            return np.zeros((0, 2)), np.zeros(0)
+        fam, lo, hi = np.concatenate(fam), np.concatenate(lo), np.concatenate(hi)
     f = feats[fam]
     # one line per arc: inside both bases' reach and clear?
     mid_n, mid_c = _tangent_lines(f, ((lo + hi) / 2)[:, None])
@@ -1306,6 +1484,30 @@ def _family_minima_steps(a: Disc, b: Disc, feats: np.ndarray, pair_n: np.ndarray
         best = _golden_numpy(gap, blo, bhi, x1, x2, ratio)
     n, c = _tangent_lines(f, best[:, None])
     return n[:, 0], c[:, 0]
+
+
+def _family_arcs(fi: np.ndarray, phi: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The arcs of :func:`_family_minima_steps` (``fam``, ``lo``, ``hi``) for every feature at once: its loop over
+    the features (each one's angles sorted, rounded to 15 decimals, made unique, each paired with the next one and
+    the last with the first plus 2π, arcs under 1e-12 dropped) as one lexsort. Element by element the same
+    rounding and the same sums; the same order (features ascending, angles ascending). For angles without NaN (so
+    equal values are the same bits: the angles are taken modulo 2π, which never gives -0.0)."""
+    r = np.round(phi, 15)
+    order = np.lexsort((r, fi))
+    fs, rs = fi[order], r[order]
+    new = np.ones(len(rs), dtype=bool)
+    new[1:] = (fs[1:] != fs[:-1]) | (rs[1:] != rs[:-1])
+    fs, br = fs[new], rs[new]
+    last = np.ones(len(fs), dtype=bool)        # the last angle of its feature
+    last[:-1] = fs[1:] != fs[:-1]
+    head = np.ones(len(fs), dtype=bool)        # the first angle of its feature
+    head[1:] = last[:-1]
+    start = np.maximum.accumulate(np.where(head, np.arange(len(fs)), 0))  # where its feature's angles start
+    nxt = np.empty_like(br)
+    nxt[:-1] = br[1:]
+    nxt[last] = br[start[last]] + 2 * np.pi
+    keep = nxt - br > 1e-12
+    return fs[keep], br[keep], nxt[keep]
 
 
 def _golden_numpy(gap, blo: np.ndarray, bhi: np.ndarray, x1: np.ndarray, x2: np.ndarray,

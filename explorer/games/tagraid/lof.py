@@ -375,10 +375,23 @@ class TableTop:
         if got is None:
             got = cache[(low, exempt, megabeast)] = Obstacles.indexed(self._blocking_polygons(low, exempt, megabeast),
                                                                       self.polygon_index())
-        entries = [e for e in self._labelled_discs() if e[0] not in (shooter.id, target.id)]
-        points = np.empty(len(entries), dtype=object)
-        points[:] = [e[3] for e in entries]
-        return got.with_discs([(e[1], e[2]) for e in entries], points), used
+        return got.with_discs(*self._other_discs(shooter.id, target.id)), used
+
+    def _other_discs(self, a: str, b: str) -> tuple[list, np.ndarray]:
+        """``([("model:<id>", Disc)], shapely Points)`` of every Model but ``a`` and ``b``, in table order (the
+        obstacles' discs), built once per unordered pair and set of Models (callers do not mutate them)."""
+        rows = self._labelled_discs()
+        cache = self.__dict__.get("_other")
+        if cache is None or cache[0] is not rows:
+            cache = self._other = (rows, {})
+        key = (a, b) if a <= b else (b, a)
+        got = cache[1].get(key)
+        if got is None:
+            entries = [e for e in rows if e[0] not in key]
+            points = np.empty(len(entries), dtype=object)
+            points[:] = [e[3] for e in entries]
+            got = cache[1][key] = ([(e[1], e[2]) for e in entries], points)
+        return got
 
     def _labelled_discs(self) -> list[tuple]:
         """``(id, "model:<id>", Disc, shapely Point)`` of every Model in table order, built once per set of Models
@@ -729,11 +742,16 @@ def _state_memo(table: TableTop) -> dict | None:
     table_with_models`), so a hit is always a question asked on the same table state."""
     if not _geometry.FAST_PATH:
         return None
+    got = table.__dict__.get("_auto_memo")
+    if got is not None:
+        st = got[0]   # the same objects, tested one by one (no generator: this runs for every question)
+        if st[0] is table.models and st[1] is table.scenery and st[2] is table._scenery_polys and \
+                st[3] is table._hole_polys and st[4] is table._off_board and st[5] is table.calibration and \
+                st[6] is table.layout:
+            return got[1]
     state = (table.models, table.scenery, table._scenery_polys, table._hole_polys, table._off_board, table.calibration,
              table.layout)
-    got = table.__dict__.get("_auto_memo")
-    if got is None or len(got[0]) != len(state) or any(x is not y for x, y in zip(got[0], state)):
-        got = table._auto_memo = (state, {})
+    got = table._auto_memo = (state, {})
     return got[1]
 
 

@@ -193,15 +193,23 @@ def _cut_rays_batch(jobs: list[tuple[TableTop, LoFResult]]) -> list[list[Blocked
         la = shapely.linestrings(np.array(ends, dtype=float).reshape(-1, 2, 2))[np.array(line_of, dtype=np.intp)]
         ga = np.empty(len(geoms), dtype=object)
         ga[:] = geoms
-        for (j, k, lab), inter in zip(where, shapely.intersection(la, ga)):
-            if inter.is_empty:
+        # every intersection's points in one call (each geometry's points in its own order; an empty one has none),
+        # walked as Python floats (the same doubles: the distances below are the same math.hypot of the same
+        # differences)
+        pts, owner = shapely.get_coordinates(shapely.intersection(la, ga), return_index=True)
+        cuts = np.searchsorted(owner, np.arange(len(geoms) + 1)).tolist()
+        pts = pts.tolist()
+        hypot, inf = math.hypot, math.inf
+        for i, (j, k, lab) in enumerate(where):
+            lo, hi = cuts[i], cuts[i + 1]
+            if lo == hi:
                 continue
             p0 = rays_of[j][k][0]
-            cur = best.get((j, k), (None, math.inf, ""))
-            for x, y in shapely.get_coordinates(inter):
-                d = math.hypot(x - p0[0], y - p0[1])
+            cur = best.get((j, k), (None, inf, ""))
+            for x, y in pts[lo:hi]:
+                d = hypot(x - p0[0], y - p0[1])
                 if d < cur[1]:
-                    cur = ((float(x), float(y)), d, lab)
+                    cur = ((x, y), d, lab)
             best[(j, k)] = cur
     out = []
     for j, rows in enumerate(rays_of):
