@@ -96,7 +96,9 @@ def _first_paint(page, url: str, canvas_selector: str) -> dict:
 
 def _scroll_partly_off(page, locator, fraction: float = 0.5, edge: str = "top") -> dict:
     """Scroll the page so ``fraction`` of ``locator``'s height is above the top edge (``edge="top"``) or below the
-    bottom edge of the window; returns its bounding box afterwards."""
+    bottom edge of the window; returns its bounding box afterwards. Waits for the element to show first (on a busy
+    machine the page may still be drawing it: its box is then ``None``)."""
+    locator.wait_for(state="visible", timeout=15000)
     box = locator.bounding_box()
     y0 = page.evaluate(_SCROLL)
     vh = page.viewport_size["height"]

@@ -186,7 +186,8 @@ def _check_declarations_fixed_by_the_file(sc: StrategyScenario, source: str) -> 
     elif not sc.rolls[j]:
         why = f"rolls[{j}] is an empty list: its dice are rolled from the seed"
     else:
-        why = f"rolls[{j}][{list(sc.rolls[j]).index(UNKNOWN)}] is {UNKNOWN!r}: that die is rolled from the seed"
+        k = list(sc.rolls[j]).index(UNKNOWN)
+        why = f"rolls[{j}][{k}] is {UNKNOWN!r}: that die is rolled from the seed"
     field, die, how = declared[0]
     raise ScenarioError(field, f"plays {die} {how}, but {why}, and the faces decide which dice are re-rolled and "
                         "which Action Space a die may take: the file would hold for some draws and not others",
