@@ -45,7 +45,6 @@ import json
 import os
 import statistics
 import subprocess
-import tempfile
 import sys
 import time
 from pathlib import Path
@@ -338,34 +337,7 @@ def _summary(runs: dict[str, list[dict]]) -> dict[str, dict]:
     return out
 
 
-def _serve(tree: Path, port: int) -> subprocess.Popen:
-    import urllib.request
-
-    log = tempfile.NamedTemporaryFile(prefix=f"bench-lof-interactions-{port}-", suffix=".log", delete=False)
-    env = dict(os.environ, PYTHONPATH=str(tree))
-    proc = subprocess.Popen([sys.executable, "-m", "explorer", "serve", "--port", str(port)], cwd=tree, env=env,
-                            stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    end = time.monotonic() + 180
-    while time.monotonic() < end:
-        if proc.poll() is not None:
-            raise RuntimeError(f"the server of {tree} exited: see {log.name}")
-        try:
-            with urllib.request.urlopen(f"http://localhost:{port}/tagraid-line-of-fire", timeout=5):
-                return proc
-        except OSError:
-            time.sleep(0.5)
-    raise TimeoutError(f"port {port} did not answer")
-
-
-def _stop(proc: subprocess.Popen) -> None:
-    import signal
-
-    if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
+from bench_lof_page_latency import _serve, _stop  # noqa: E402  (one way to start and stop a served tree)
 
 
 def record(label: str, summary: dict[str, dict], load: float, extra: dict | None = None) -> None:
