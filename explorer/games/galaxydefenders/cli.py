@@ -190,12 +190,13 @@ def odds(dice: str | None, fixed_hits: str | None, bonus_hits: str, bonus_dice: 
     s = summary(d)
     if drone is not None:
         s["attacks"] = [drone.attacker, "agent"] if device_first else ["agent", drone.attacker]
+        from . import sections as S
         from .odds import DRONE_RULE
 
         s["drone"] = {"device": device, "weapon": drone.weapon, "dice": dict(drone.dice),
                       "fixed_hits": drone.fixed_hits, "damage": drone.damage,
-                      "sections": ["9.7.4 Devices", DRONE_RULE[device], "8.2 Critical", "11.7 Multiple Energy "
-                                   "Shielded Armor"]}
+                      "sections": [x.section for x in (S.DEVICES, DRONE_RULE[device], S.CRITICAL,
+                                                       S.MULTIPLE_ENERGY_SHIELDS)]}
     s["rulings"] = dict(r.consulted)
     s["calibration"] = cal.source
     if as_json:
@@ -222,15 +223,16 @@ def odds(dice: str | None, fixed_hits: str | None, bonus_hits: str, bonus_dice: 
                 "jam and ammo results ignored (9.5.2.2)" if power_suit_weapon else ""]
         click.echo("Agent's attack: " + "; ".join(b for b in bits if b))
     if drone is not None:
+        from . import sections as S
         from .odds import DRONE_RULE
 
         tile = "; its Device tile is a STAND-IN (--drone-dice to give yours)" if "stand-in" in drone.weapon else ""
         shape = "+".join(f"{n} {c}" for c, n in drone.dice.items() if n) + " dice" if drone.dice else \
             plural(drone.fixed_hits or 0, "fixed hit")
         order = "first, then the agent's attack" if device_first else "after the agent's attack"
+        cite = f"{S.DEVICES.section}; {DRONE_RULE[device].section}"
         click.echo(f"Device: {drone.attacker} ({drone.weapon}: {shape}) attacks the same target {order}, "
-                   f"activated with the Action  [Galaxy Defenders: 9.7.4 Devices; {DRONE_RULE[device]}]; its weapon "
-                   "never jams"
+                   f"activated with the Action  [Galaxy Defenders: {cite}]; its weapon never jams"
                    + ("; its attack deals Area Damage (the target is reached once)" if drone.damage == "area" else "")
                    + "; the target keeps what the first attack left (used shields 11.7, wounds, tokens; one Critical "
                    "per wounding attack 8.2)" + tile)

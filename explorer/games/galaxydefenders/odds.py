@@ -35,6 +35,7 @@ from explorer.distributions import Dist, convolve, fmt, ratio
 from explorer.options import Rulings
 from explorer.text import plural
 
+from . import sections as S
 from .calibration import Calibration, CriticalToken, Die, Face
 from .combat import (HitRoll, TargetState, dice_pool, effect_results, finish_target, prepare_target,
                      select_targets)
@@ -231,8 +232,8 @@ def turn_odds(target: TargetState, attacks: Sequence[AttackModel], cal: Calibrat
     return Dist(out)
 
 
-DRONE_RULE = {"hologram": "9.7.4.1 Hologram", "vigil": "9.7.4.2 Vigil", "gd-5": "9.7.4.3 GD-5"}
-"""The section of each Device's figure (:mod:`.sections`' titles; kept here so the odds verb imports no pydantic)."""
+DRONE_RULE = {"hologram": S.HOLOGRAM, "vigil": S.VIGIL, "gd-5": S.GD5}
+"""The section of each Device's figure (:class:`~explorer.trace.RuleRef`)."""
 
 
 def drone_fields(kind: str, target: str, dice: Mapping[str, int] | None = None, fixed_hits: int | None = None
@@ -252,7 +253,7 @@ def drone_fields(kind: str, target: str, dice: Mapping[str, int] | None = None, 
     from .round_signals import DRONE_TILES
 
     if kind == "hologram":
-        raise ScenarioError("device", "the Hologram cannot move and cannot perform attacks (9.7.4.1 Hologram)",
+        raise ScenarioError("device", f"the Hologram cannot move and cannot perform attacks ({S.HOLOGRAM.section})",
                             ["vigil", "gd-5"])
     if kind not in ("vigil", "gd-5"):
         raise ScenarioError("device", f"{str(kind)[:20]!r} is not a drone a Device deploys", ["vigil", "gd-5"])
