@@ -14,9 +14,10 @@ from golden_helpers import check_golden, trace_text
 from explorer.errors import ScenarioError
 from explorer.games.masseffect import sections as S
 from explorer.games.masseffect.options import rulings
-from explorer.games.masseffect.round import parse_round, play_round, resolve_round
 from explorer.games.masseffect.sheets import load_sheets, parse_sheets
 from explorer.scenario import read_toml
+
+from .test_round_commentary import final, resolve, step, titles, turn
 
 SCENARIOS = Path(__file__).parents[2] / "explorer" / "games" / "masseffect" / "scenarios"
 STANDIN = Path(__file__).parents[2] / "explorer" / "games" / "masseffect" / "sheets" / "standin.toml"
@@ -26,26 +27,6 @@ NAME = "me-round-wrex-liara-commentary"
 
 def data():
     return copy.deepcopy(read_toml(SCENARIOS / f"{NAME}.toml"))
-
-
-def resolve(d, rul=None):
-    return resolve_round(parse_round(d, "x.toml"), rul)
-
-
-def final(d, rul=None):
-    return play_round(parse_round(d, "x.toml"), rul)[0][-1].state
-
-
-def turn(d, who):
-    return next(t for t in d["turns"] if t["squadmate"] == who)
-
-
-def titles(t):
-    return [s.title for s in t.steps]
-
-
-def step(t, start):
-    return next(s for s in t.steps if s.title.startswith(start))
 
 
 def refusal(t):
