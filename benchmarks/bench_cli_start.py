@@ -80,12 +80,17 @@ WHOLE = {"explorer resolve tr-02": ["resolve", "tr-02"],
          "explorer dagger forecast dg-three-rounds": ["dagger", "forecast", "dg-three-rounds"]}
 """Every verb that answers a rules question, whole (issue #18): ``resolve`` of one scenario of each game (and TAG
 Raid's table), the Line of Fire verb, ``render`` and every odds/forecast verb."""
+_ONE_THREAD = "import os; os.environ.setdefault('OPENBLAS_NUM_THREADS', '1')\n"
+"""The numpy and shapely floors run as the command line runs them: with one OpenBLAS thread
+(:data:`explorer.cli.BLAS_THREADS`); the row with OpenBLAS's default threads shows what that saves."""
 FLOORS = {"python (bare)": ["-c", "pass"], "import click": ["-c", "import click"],
           "import pydantic (BaseModel)": ["-c", "import pydantic; pydantic.BaseModel"],
           "click + pydantic + one model class": ["-c", "import click, pydantic\nclass M(pydantic.BaseModel): x: int"],
           "import typer + its pydantic coercion": ["-c", "import typer, typer._adapters"],
-          "import numpy": ["-c", "import numpy"],
-          "import shapely (numpy under it)": ["-c", "import shapely"]}
+          "import numpy (OpenBLAS's default threads)": ["-c", "import numpy"],
+          "import numpy": ["-c", _ONE_THREAD + "import numpy"],
+          "import shapely (numpy under it)": ["-c", _ONE_THREAD + "import shapely"],
+          "import click + shapely (the least a Line of Fire verb loads)": ["-c", _ONE_THREAD + "import click, shapely"]}
 MUST_NOT_LOAD = ("pydantic", "typer", "explorer.scenario", "explorer.games.tagraid.model", "shapely", "networkx",
                  "numpy", "ipywidgets", "panel", "rich")
 

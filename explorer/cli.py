@@ -193,6 +193,20 @@ def _run(argv: list[str]) -> int:
     return code
 
 
+BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "1")
+"""The environment variable and value the command sets, unless the user set it: numpy (under shapely, for every
+verb that computes a Line of Fire) starts OpenBLAS with a spinning thread per core when it is imported, which cost
+about 100 ms of CPU per command on a 2-core machine (``benchmarks/bench_cli_start.py``, floor rows), while the
+engine only ever multiplies tiny arrays. Set before numpy can be imported; ``explorer serve`` inherits it."""
+
+
+def one_blas_thread(environ: dict | None = None) -> None:
+    """Ask OpenBLAS for one thread (:data:`BLAS_THREADS`) in ``environ`` (default: this process's), keeping a
+    value the user set. Has no effect once numpy is imported, so :func:`main` calls it first."""
+    env = os.environ if environ is None else environ
+    env.setdefault(*BLAS_THREADS)
+
+
 BROKEN_PIPE_EXIT = 128 + 13
 """The exit code when the reader of the output left early (a broken pipe): 141, the shell's code for a tool killed by
 SIGPIPE (``yes | head`` exits so), with nothing on stderr."""
@@ -209,6 +223,7 @@ def main(argv: list[str] | None = None) -> int:
     130.
     """
     argv = list(sys.argv[1:] if argv is None else argv)
+    one_blas_thread()
     try:
         return _run(argv)
     except ExplorerError as e:
