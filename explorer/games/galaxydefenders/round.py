@@ -484,6 +484,10 @@ class RoundScenario(GdScenarioHeader):
     that point, each once (refused otherwise, and an entry for a reshuffle that never comes); a reshuffle without an
     entry takes its order from the seed. As Mass Effect's ``reshuffles`` for its Hazard deck."""
     npc_specialist: Name | None = None
+    critical_discard: list[Annotated[str, Field(min_length=1, max_length=40)]] = Field(default_factory=list,
+                                                                                       max_length=60)
+    """On a map: Critical token ids in the discard piles when the round starts (8.2: out of the piles until a pile
+    is recreated, ruling ``critical_pile_reform``). Every other token is in its pile. Default: none."""
     drones: list[RoundDrone] = Field(default_factory=list, max_length=12)
     drone_tiles: dict[DroneKind, DroneTile] = Field(default_factory=dict, max_length=3)
     _source: str = PrivateAttr("scenario")
@@ -728,6 +732,8 @@ class RoundContext(Context):
     table: Mapping[str, CardModel] | None = None
     stand_ins: frozenset[str] = frozenset()
     amap: object | None = None
+    piles: object | None = None
+    """On a map: the round's Critical piles (:class:`.combat.CriticalPiles`, 8.2), shared by every attack."""
 
 
 # ------------------------------------------------------------------------------------------------ steps
@@ -1468,8 +1474,16 @@ def round_context(scenario: RoundScenario, rulings, seed: int | None = None, rol
     own = {c.id for c in scenario.cards}
     amap = map_of(scenario)
     dice = None if amap is None else Dice(roller=roller, seed=seed if seed is not None else scenario.seed)
+    piles = None
+    if amap is not None:
+        from .calibration import default_calibration
+        from .combat import CriticalPiles, with_source
+
+        with with_source(scenario._source):
+            piles = CriticalPiles(default_calibration(), discard=scenario.critical_discard, rulings=rulings)
     return RoundContext(rulings=rulings, dice=dice, scenario=scenario, source=scenario._source, table=table,
-                        stand_ins=frozenset(c.id for c in stand_in_cards() if c.id not in own), amap=amap)
+                        stand_ins=frozenset(c.id for c in stand_in_cards() if c.id not in own), amap=amap,
+                        piles=piles)
 
 
 def round_frames(scenario: RoundScenario, rulings, seed: int | None = None, roller=None) -> tuple:

@@ -577,7 +577,7 @@ def attack_on_map(state: RoundState, ctx: RoundContext, attacker: str, kind: str
         check_rolled_keys(atk, names + [a for a in fire_allies(state, ctx, attacker, kind, weapon) if a not in names],
                           field, ctx.source)
     cctx = CombatContext(rulings=ctx.rulings, dice=ctx.dice, attacks=(atk,),
-                         tables=(TableDice(default_calibration(), atk.rolled, ctx.dice),),
+                         tables=(TableDice(default_calibration(), atk.rolled, ctx.dice, piles=ctx.piles),),
                          high_impact=ctx.scenario.high_impact, source=ctx.source, amap=ctx.amap, spots=spots)
     with with_source(ctx.source, f"{field}."):
         after, steps = run(CombatState(targets, state.menace), ATTACK_SEQUENCE, cctx)
