@@ -475,6 +475,11 @@ class TargetState:
     stage: int | None = None
     keeps_fighting: bool = False
     pushed: int = 0
+    pose: str = ""
+    """An agent's Fighting Pose for the attack under way (9.2.2; set by the round, ``""``: none)."""
+    pose_dice: int = 0
+    """Def dice its Fighting Pose adds (+, against a ranged attack) or takes away (-, against a melee attack) for
+    the attack under way (9.2.2; the round sets it per attack from the pose token)."""
 
     @classmethod
     def from_model(cls, t: TargetModel) -> "TargetState":
@@ -1157,20 +1162,31 @@ def count_defend_dice(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[S
         if ctx.rulings.reading("def_dice_minus_base") == "total_hits":
             base = d.hits
     n = max(0, base - minus)
+    pose = target.pose_dice
+    if pose:                                # 9.2.2: the pose's Def dice join each Defend roll, then the cap
+        n = max(0, min(n, remaining) + pose)
     capped = ctx.high_impact and n > HIGH_IMPACT_CAP
     if ctx.high_impact:
         n = min(n, HIGH_IMPACT_CAP)
-    n = min(n, remaining)
+    if not pose:
+        n = min(n, remaining)
     parts = [plural(base, "hit")]
     if minus:
         src = [s for s, v in (("weapon", weapon_minus), ("Critical", crit_minus)) if v]
         parts.append(f"-{minus} Def Dice ({' + '.join(src)})")
-    text = " ".join(parts) + (f" = {max(0, base - minus)}, capped at {HIGH_IMPACT_CAP}" if capped else "")
+    if pose:
+        parts.append(f"{pose:+d} Def Dice ({target.pose.title()}, against a "
+                     f"{'ranged' if pose > 0 else 'melee'} attack)")
+    total = max(0, min(max(0, base - minus), remaining) + pose) if pose else max(0, base - minus)
+    text = " ".join(parts) + (f" = {total}, capped at {HIGH_IMPACT_CAP}" if capped else "")
     return replace(d, blue_dice=n), (Step(
         f"{target.name} rolls {plural(n, 'Blue die', 'Blue dice')}",
+        S.FIGHTING_POSES if pose else
         S.HIGH_IMPACT if ctx.high_impact or minus else combat_rule(ctx.attack.attacker_kind),
-        f"One Blue die per hit: {text}." + ("" if ctx.high_impact else " High Impact is off."), section=sec,
-        marks=(target.name,), facts={"blue_dice": n, "minus": minus, "high_impact": ctx.high_impact}),)
+        f"One Blue die per hit: {text}." + ("" if ctx.high_impact else " High Impact is off.") + (
+            " The Fighting Pose token's number (a STAND-IN unless the file gives it)." if pose else ""),
+        section=sec, marks=(target.name,), facts={"blue_dice": n, "minus": minus, "high_impact": ctx.high_impact}
+        | ({"pose_dice": pose} if pose else {})),)
 
 
 def defend_roll(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[Step, ...]]:
@@ -1593,10 +1609,16 @@ def roll_to_hit(state: CombatState, ctx: CombatContext) -> tuple[CombatState, tu
                               "ignored", S.POWER_SUIT_COMBAT, "It cannot jam, uses no ammo, rolls Red and Blue dice, "
                               "and its extra effect symbol works like the Bolt.", section=sec,
                               facts={"jams": jams, "ammo": ammo}))
-    if attack.bonus_hits:
-        steps.append(Step(f"+{plural(attack.bonus_hits, 'hit')} from powers and items: {hr.hits} in all", rule,
+    pose = attack._pose_hits
+    if attack.bonus_hits - pose:
+        steps.append(Step(f"+{plural(attack.bonus_hits - pose, 'hit')} from powers and items: "
+                          f"{hr.hits - pose} in all", rule,
                           "Powers and items modify the number of hits of this attack only.", section=sec,
-                          facts={"bonus": attack.bonus_hits, "hits": hr.hits}))
+                          facts={"bonus": attack.bonus_hits - pose, "hits": hr.hits - pose}))
+    if pose:
+        steps.append(Step(f"+{plural(pose, 'hit')} from the Fighting Pose: {hr.hits} in all", S.FIGHTING_POSES,
+                          "The pose token's Range Attack Bonus, added to each ranged attack.", section=sec,
+                          facts={"bonus": pose, "hits": hr.hits}))
     return replace(state, roll=hr), tuple(steps)
 
 

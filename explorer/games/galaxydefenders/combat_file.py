@@ -104,6 +104,8 @@ class AttackModel(Strict):
     effects: list[EffectModel] = Field(default_factory=list, max_length=8)
     rolled: RolledModel | None = None
     controller: Name | None = None
+    _pose_hits: int = PrivateAttr(0)
+    """Of ``bonus_hits``, those an agent's Fighting Pose adds (9.2.2; set by a round on a map, never by a file)."""
 
 
 class MenaceModel(Strict):

@@ -21,7 +21,10 @@ on an NPC activation, kind ``npc_tactic`` outside it, each colour with its timin
 the Combat activity (9.5.2.2); its energy shields refresh in the Refresh phase (9.5.2.3). Seize (7.3): ``seize``
 on a Free Action next to a Movement activity, one agent per turn, an Immobilized, Paralyzed or Bleeding one.
 Fighting Poses (9.2.2, ``fighting_poses = true``): ``pose`` on a Movement activity, Prone stops movement, Crouching
-costs 2 points per Hex, a card that ``moves`` returns the agent to Standing, a Power Suit only Standing.
+costs 2 points per Hex, a card that ``moves`` returns the agent to Standing, a Power Suit only Standing; on a map
+each pose token's Range Attack Bonus, Range Defense Bonus and Melee Defense Penalty apply to the attacks
+(:mod:`.poses`: STAND-IN numbers, ``[fighting_pose_tokens.<pose>]`` replaces them; a weapon's ``melee`` says
+whether an attack is melee).
 
 On a map (a ``[map]`` table, :mod:`.round_map`): every agent, NPC and alien stands on a hex (``at``); a ``move``
 with ``to`` walks the agent along the shortest legal walking path, one movement point a Hex (two Crouching, 9.2.2),
@@ -205,6 +208,7 @@ from .missions import MissionState, RoundMissionModel, check_round_mission, cond
     rule_in_force
 from .menace import Menace
 from .round_map import MapNote, Placed
+from .poses import PoseName, PoseTokenEdit, is_stand_in, pose_tokens
 from .options import rulings as make_rulings
 
 Name = Annotated[str, Field(min_length=1, max_length=40)]
@@ -238,6 +242,10 @@ class RoundWeapon(Strict):
     range: int | None = Field(None, ge=0, le=30)
     """The weapon's Range, its card's maximum allowed range (9.2; counted per ruling ``range_unit``: Areas by
     default). ``None`` (omitted): the file does not limit it and no Range is checked."""
+    melee: bool | None = None
+    """Whether it is a melee weapon (the card says it; the Core Set's rule): with Fighting Poses on, a pose's
+    bonus or penalty depends on it (9.2.2). ``None`` (omitted): not said; an attack a pose's number depends on is
+    then refused."""
 
 
 class RoundAlien(Strict):
@@ -461,6 +469,9 @@ class RoundScenario(GdScenarioHeader):
     cards: list[CardModel] = Field(default_factory=list, max_length=MAX_CARDS)
     master_alien: RoundMasterAlien | None = None
     fighting_poses: bool = False
+    fighting_pose_tokens: dict[PoseName, PoseTokenEdit] = Field(default_factory=dict, max_length=3)
+    """With ``fighting_poses = true``: the numbers on your Fighting Pose tokens (9.2.2), replacing the STAND-IN
+    values of ``card_data/fighting-poses.toml`` field by field (:mod:`.poses`)."""
     twins_in_arms: bool = False
     """10.1.1.1 Twins in Arms [Optional rule=OFF]: ON, an NPC card may be the twin (``twin_of``) of an agent in play."""
     turns: list[TurnModel] = Field(default_factory=list, max_length=6)
@@ -603,6 +614,9 @@ def parse_round(data: dict, source: str) -> RoundScenario:
             if a.suit == "weapon" and a.kind not in ("combat", "action"):
                 raise ScenarioError(f"{f}.suit", "the Power Suit's weapon is fired with the Combat activity "
                                     "(9.5.2.2)", "kind = 'combat'", source)
+    if sc.fighting_pose_tokens and not sc.fighting_poses:
+        raise ScenarioError("fighting_pose_tokens", "the Fighting Poses optional rule is off (9.2.2, default OFF)",
+                            "fighting_poses = true, or omit fighting_pose_tokens", source)
     for i, a in enumerate(sc.agents):
         if a.pose != "standing" and not sc.fighting_poses:
             raise ScenarioError(f"agents[{i}].pose", "the Fighting Poses optional rule is off (9.2.2, default OFF)",
@@ -1009,9 +1023,10 @@ def agent_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[Round
     return replace(state, turns=state.turns + (rec,)), tuple(steps)
 
 
-POSE_COST = {"crouching": 1, "prone": 2, "standing": 1}
-"""STAND-IN movement points to assume each Fighting Pose (9.2.2: the costs are printed on the agent's pose tokens;
-the Fighting Poses example 1 spends 2 points to go prone). Edit here for your tokens."""
+def pose_cost(ctx: RoundContext, pose: str) -> int:
+    """Movement points to assume ``pose`` (9.2.2: printed on the agent's pose token; the STAND-IN of
+    ``card_data/fighting-poses.toml`` unless the file's ``[fighting_pose_tokens.<pose>]`` gives it)."""
+    return pose_tokens(ctx.scenario.fighting_pose_tokens)[pose].cost
 
 
 def move_with_pose(state: RoundState, ctx: RoundContext, agent: str, pose: str | None, field: str, sec: str
@@ -1041,8 +1056,10 @@ def move_with_pose(state: RoundState, ctx: RoundContext, agent: str, pose: str |
                 S.FIGHTING_POSES, field, sec)
     poses = tuple((a, pose if a == agent else p) for a, p in state.poses)
     return replace(state, poses=poses), (Step(
-        f"{agent} spends {plural(POSE_COST[pose], 'movement point')} to go from {now.title()} to {pose.title()}",
-        S.FIGHTING_POSES, "STAND-IN cost (the real cost is printed on the pose token)." + (
+        f"{agent} spends {plural(pose_cost(ctx, pose), 'movement point')} to go from {now.title()} to "
+        f"{pose.title()}", S.FIGHTING_POSES, ("STAND-IN cost (the real cost is printed on the pose token)."
+                                              if is_stand_in(ctx.scenario.fighting_pose_tokens, pose, "cost") else
+                                              "The cost on the pose token (the file's fighting_pose_tokens).") + (
             " Prone: no movement until it changes pose." if pose == "prone" else
             " Crouching: 2 movement points per Hex." if pose == "crouching" else ""), section=sec, marks=(agent,),
         facts={"pose": pose}),)

@@ -435,7 +435,7 @@ def walk(state: RoundState, ctx: RoundContext, agent, act, field: str, sec: str)
     """
     import networkx as nx
 
-    from .round import POSE_COST, SUIT_BONUS
+    from .round import SUIT_BONUS, pose_cost
 
     if act.to is None:
         return state, ()
@@ -473,7 +473,7 @@ def walk(state: RoundState, ctx: RoundContext, agent, act, field: str, sec: str)
     pose = state.pose_of(name)
     per = 2 if pose == "crouching" else 1
     cost = (len(path) - 1) * per
-    extra = POSE_COST[act.pose] if act.pose and ctx.scenario.fighting_poses else 0
+    extra = pose_cost(ctx, act.pose) if act.pose and ctx.scenario.fighting_poses else 0
     points = agent.movement
     parts = [f"movement {agent.movement}"]
     model = ctx.scenario.power_suit.suit_model if ctx.scenario.power_suit else None
@@ -541,7 +541,8 @@ def _target_state(state: RoundState, name: str) -> TargetState:
 
 def _write_back(state: RoundState, targets) -> RoundState:
     by = {t.name: t for t in targets}
-    agents = tuple(replace(by[a.name], suit_shields=None) if a.name in by else a for a in state.agents)
+    agents = tuple(replace(by[a.name], suit_shields=None, pose="", pose_dice=0) if a.name in by else a
+                   for a in state.agents)
     aliens = tuple(by.get(a.name, a) for a in state.aliens)
     drones = tuple(by.get(d.name, d) for d in state.drones)
     npcs = tuple(replace(n, figure=by[n.figure.name]) if n.figure.name in by else n for n in state.npcs)
@@ -555,7 +556,8 @@ def _write_back(state: RoundState, targets) -> RoundState:
 
 def attack_on_map(state: RoundState, ctx: RoundContext, attacker: str, kind: str, weapon: RoundWeapon, target: str,
                   rolled, field: str, sec: str, *, controller: str | None = None, bonus_hits: int = 0,
-                  bonus_dice: dict | None = None, suit: bool = False) -> tuple[RoundState, tuple[Step, ...]]:
+                  bonus_dice: dict | None = None, suit: bool = False, pose_hits: int = 0
+                  ) -> tuple[RoundState, tuple[Step, ...]]:
     """One attack on the round's map, resolved by the ``combat`` kind's :data:`.combat.ATTACK_SEQUENCE` (target
     selection with the map's Areas for Area and Explosion damage, the Hit roll, each target's defence, wounds,
     Poison, the Critical token, the Menace token) over every opponent on the map; the wounds, tokens and the Power
@@ -565,7 +567,7 @@ def attack_on_map(state: RoundState, ctx: RoundContext, attacker: str, kind: str
     names = [p.name for p in state.figures if p.side in foes]
     allies, fire = friendly_fire(state, ctx, attacker, kind, weapon, sec)
     names += allies
-    targets = tuple(_target_state(state, n) for n in names)
+    targets = pose_defence(state, ctx, tuple(_target_state(state, n) for n in names), weapon, attacker, sec)
     spots = {n: hexes_of(state, n) for n in names}
     atk = AttackModel(attacker=attacker, attacker_kind=kind if kind != "master_alien" else "master_alien",
                       weapon=weapon.name, dice=dict(weapon.dice), fixed_hits=weapon.fixed_hits, bonus_hits=bonus_hits,
@@ -573,6 +575,7 @@ def attack_on_map(state: RoundState, ctx: RoundContext, attacker: str, kind: str
                       power_suit_weapon=suit, damage=weapon.damage, target=target,
                       effects=[e.model_dump() for e in weapon.effects],
                       rolled=rolled.model_dump() if rolled is not None else None, controller=controller)
+    atk._pose_hits = pose_hits
     if atk.rolled is not None:      # dice fixed for an ally stay valid under either reading of friendly_fire_reach
         check_rolled_keys(atk, names + [a for a in fire_allies(state, ctx, attacker, kind, weapon) if a not in names],
                           field, ctx.source)
@@ -689,9 +692,83 @@ def agent_attack(state: RoundState, ctx: RoundContext, agent, act, field: str, s
         if n and c not in colours:
             _refuse(ctx, f"a card adds a {c} die, but {w.name} rolls " + (" and ".join(colours) or "no dice") +
                     " (a power adds dice of the weapon's colours)", S.AGENT_COMBAT, f"{field}.use", sec)
-    state, steps = attack_on_map(state, ctx, name, "agent", w, t, act.rolled, field, sec, bonus_hits=bonus_hits,
-                                 bonus_dice=bonus_dice, suit=suit)
-    return state, first + steps
+    bonus, pose_steps = pose_attack_bonus(state, ctx, name, w, sec)
+    state, steps = attack_on_map(state, ctx, name, "agent", w, t, act.rolled, field, sec,
+                                 bonus_hits=bonus_hits + bonus, bonus_dice=bonus_dice, suit=suit, pose_hits=bonus)
+    return state, first + pose_steps + steps
+
+
+def _pose_of(state: RoundState, ctx: RoundContext, name: str) -> str:
+    return state.pose_of(name) if ctx.scenario.fighting_poses else "standing"
+
+
+def _weapon_field(ctx: RoundContext, attacker: str) -> str:
+    """The file field of ``attacker``'s weapon's ``melee`` (an agent, NPC or alien; else a drone's tile)."""
+    for key in ("agents", "npcs", "aliens"):
+        for i, x in enumerate(getattr(ctx.scenario, key)):
+            if x.name == unit_of(ctx, attacker):
+                return f"{key}[{i}].weapon.melee"
+    return "drone_tiles.weapon.melee"
+
+
+def _needs_melee(ctx: RoundContext, w: RoundWeapon, attacker: str, who: str, pose: str, sec: str) -> None:
+    if w.melee is None:
+        _refuse(ctx, f"{who} is {pose.title()}: its Fighting Pose's number depends on whether {w.name} is a melee or "
+                "a ranged weapon, which the file does not say (melee = true or false)", S.FIGHTING_POSES,
+                _weapon_field(ctx, attacker), sec)
+
+
+def pose_attack_bonus(state: RoundState, ctx: RoundContext, name: str, w: RoundWeapon, sec: str
+                      ) -> tuple[int, tuple[Step, ...]]:
+    """9.2.2 Fighting Poses (with ``fighting_poses = true``): an agent Crouching or Prone adds its pose token's
+    Range Attack Bonus in hits to each ranged attack (a melee attack gets nothing); the numbers are the STAND-IN
+    tokens of ``card_data/fighting-poses.toml`` unless the file's ``fighting_pose_tokens`` gives them. Returns
+    ``(hits added, steps)``.
+
+    Raises:
+        RuleViolation: the pose gives a bonus but the weapon's ``melee`` is not given.
+    """
+    from .poses import is_stand_in, pose_tokens
+
+    pose = _pose_of(state, ctx, name)
+    tok = pose_tokens(ctx.scenario.fighting_pose_tokens)[pose]
+    if pose == "standing" or not tok.range_attack_bonus:
+        return 0, ()
+    _needs_melee(ctx, w, name, name, pose, sec)
+    if w.melee:
+        return 0, (Step(f"{name} is {pose.title()}: no bonus to a melee attack", S.FIGHTING_POSES,
+                        "The Range Attack Bonus counts for ranged attacks only.", section=sec, marks=(name,)),)
+    b = tok.range_attack_bonus
+    stand_in = is_stand_in(ctx.scenario.fighting_pose_tokens, pose, "range_attack_bonus")
+    return b, (Step(f"{name} is {pose.title()}: +{plural(b, 'hit')} to this ranged attack", S.FIGHTING_POSES,
+                    "The pose token's Range Attack Bonus" + (" (a STAND-IN value: the book prints it only on the "
+                                                             "token)." if stand_in else " (the file's token)."),
+                    {"pose": pose, "bonus_hits": b}, (name,), sec),)
+
+
+def pose_defence(state: RoundState, ctx: RoundContext, targets: tuple[TargetState, ...], w: RoundWeapon,
+                 attacker: str, sec: str) -> tuple[TargetState, ...]:
+    """9.2.2 Fighting Poses: each agent target Crouching or Prone rolls its pose token's Range Defense Bonus in
+    extra Def dice against a ranged attack, or its Melee Defense Penalty fewer against a melee attack
+    (:attr:`.combat.TargetState.pose_dice`, for this attack only).
+
+    Raises:
+        RuleViolation: a pose number applies but the attacking weapon's ``melee`` is not given.
+    """
+    from .poses import pose_tokens
+
+    if not ctx.scenario.fighting_poses:
+        return targets
+    toks = pose_tokens(ctx.scenario.fighting_pose_tokens)
+    out = []
+    for t in targets:
+        pose = state.pose_of(t.name) if t.kind == "agent" else "standing"
+        tok = toks[pose]
+        if pose != "standing" and (tok.range_defense_bonus or tok.melee_defense_penalty):
+            _needs_melee(ctx, w, attacker, t.name, pose, sec)
+            t = replace(t, pose=pose, pose_dice=-tok.melee_defense_penalty if w.melee else tok.range_defense_bonus)
+        out.append(t)
+    return tuple(out)
 
 
 # ------------------------------------------------------------------------------------------------ A.I. on the map
