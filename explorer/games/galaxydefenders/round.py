@@ -53,8 +53,13 @@ naming it in ``signal`` onto the signal's hex (which alien is a Core Set rule: t
 Swarm units (11.6, :mod:`.round_map`): ``swarm`` on an alien gives its second figure, ``"<name> (2nd figure)"``,
 with its own Health points; one alien for Close Encounter cards, ruling ``prime_swarm_paralyzed``.
 
-Not yet in this increment (issue 21): the Event phase's signals on the map,
-engagement and Evade (Core Set rules; weapon Range: see :mod:`.round_map`), the empty Power Suit on the map.
+Engagement and Evade on a map (:func:`.round_map.evade_step`): an agent next to an alien that is not Burrowing is
+engaged in combat and walks away only with ``evade = true`` on its ``move`` (the Core Set's Evade test passed; this
+book names it in 7.3, 10.2.1 and 11.11 but does not print it); next to Burrowing aliens it moves away freely (7.2);
+standing up while engaged takes the entire movement activity (9.2.2); an NPC or alien whose A.I. walk leaves an
+engagement disengages without an Evade test, a cited step (10.2.1, 11.11).
+
+Not yet in this increment (issue 21): the Event phase's signals on the map.
 
 The round is a kernel sequence (:data:`ROUND_SEQUENCE`: Refresh phase; the Battle phase, one entry per agent turn,
 Close Encounter card and alien activation; Event phase) of plain step functions over the frozen :class:`RoundState`;
@@ -368,6 +373,10 @@ class ActivityModel(Strict):
     NPC signal with a new NPC)."""
     place: HexKey | None = None
     """On an ``action`` using a Device that deploys a figure (on a map): the Hex it is placed on (9.7.4)."""
+    evade: bool = False
+    """On a ``move`` with ``to`` (on a map): the agent, engaged in combat (an adjacent alien that is not
+    Burrowing), passed its Evade test, a Core Set test this book names but does not print (7.3, 10.2.1, 11.11);
+    without it an engaged agent's walk is refused."""
 
 
 class RoundSignal(Strict):
@@ -590,6 +599,9 @@ def parse_round(data: dict, source: str) -> RoundScenario:
             if a.drone is not None and (a.kind != "action" or a.use is not None):
                 raise ScenarioError(f"{f}.drone", "a drone is activated by the Action activity alone (9.7.4.2, 9.7.4.3)",
                                     "kind = 'action' without use", source)
+            if a.evade and (a.kind != "move" or a.to is None):
+                raise ScenarioError(f"{f}.evade", "an Evade is the engaged agent's test to walk away (7.3, 10.2.1, "
+                                    "11.11)", "kind = 'move' with to", source)
             if a.pose is not None and a.kind != "move":
                 raise ScenarioError(f"{f}.pose", "a Fighting Pose is assumed by spending movement (9.2.2)",
                                     "kind = 'move'", source)
@@ -1055,6 +1067,15 @@ def move_with_pose(state: RoundState, ctx: RoundContext, agent: str, pose: str |
         _refuse(ctx, f"{agent} wears {suit.name}: the only Fighting Pose possible with it is Standing",
                 S.FIGHTING_POSES, field, sec)
     poses = tuple((a, pose if a == agent else p) for a, p in state.poses)
+    if pose == "standing" and ctx.amap is not None:
+        from .round_map import adjacent_foes
+
+        foes, _ = adjacent_foes(state, ctx, agent)
+        if foes:
+            return replace(state, poses=poses), (Step(
+                f"{agent} spends its entire movement activity to go from {now.title()} to Standing", S.FIGHTING_POSES,
+                f"Engaged in combat ({', '.join(foes)}): standing up from Crouching or Prone takes the entire "
+                "movement activity, whatever the token's cost.", {"pose": pose, "engaged": foes}, (agent,), sec),)
     return replace(state, poses=poses), (Step(
         f"{agent} spends {plural(pose_cost(ctx, pose), 'movement point')} to go from {now.title()} to "
         f"{pose.title()}", S.FIGHTING_POSES, ("STAND-IN cost (the real cost is printed on the pose token)."

@@ -35,9 +35,11 @@ joins the agent's next attack this turn under ruling ``card_bonus_timing`` (defa
 to the current Hit roll" is played just before the attack it helps). A weapon with a ``range`` is checked against it
 (9.2; counted in Areas or Hexes per ruling ``range_unit``): an agent's attack beyond it is refused; an NPC's or
 alien's "attack" behavior rule with its target beyond it cannot be applied, so the next rule is (10.2.1, 11.11);
-the attack after a "move ... and attack" rule's move is not made when beyond it (a cited step). Not modelled here: engagement and Evade (Core Set
-rules this book does not print; it says only that NPCs and aliens disengage without an Evade test, 10.2.1, 11.11),
-the empty Power Suit's figure on the map, drones on the map.
+the attack after a "move ... and attack" rule's move is not made when beyond it (a cited step). Engagement and Evade
+(:func:`evade_step`, :func:`disengaged`): an agent next to an alien that is not Burrowing is engaged in combat and
+walks away only with ``evade = true`` (the Core Set's test, which this book names in 7.3, 10.2.1 and 11.11 but does
+not print, so the file gives its result); Burrowing aliens never engage (7.2); an NPC or alien whose A.I. walk leaves
+an engagement disengages without an Evade test (10.2.1, 11.11).
 """
 
 from __future__ import annotations
@@ -387,6 +389,53 @@ def hexes_of(state: RoundState, name: str) -> tuple[Hex, ...]:
     return next((p.hexes for p in state.figures if p.name == name), ())
 
 
+ALIEN_SIDES = ("alien", "master_alien")
+AGENT_SIDES = ("agent", "npc", "drone", "hologram")
+
+
+def adjacent_foes(state: RoundState, ctx: RoundContext, name: str, at: tuple[Hex, ...] | None = None
+                  ) -> tuple[list[str], list[str]]:
+    """The opponents on hexes adjacent to figure ``name`` (at its hexes, or at ``at``): ``(engaging, burrowing)``.
+    An agent, NPC or drone and an adjacent alien are engaged in combat (the Core Set's rule, which 6.2 keeps; a
+    Barrier Hex Side keeps hexes adjacent, 5.1), except a Burrowing alien, which never engages (7.2). Each alien
+    once, by its unit (a multi-hex alien's either hex, 11.8)."""
+    me = next((p for p in state.figures if p.name == name), None)
+    if me is None:
+        return [], []
+    mine = at if at is not None else me.hexes
+    foes = ALIEN_SIDES if me.side in AGENT_SIDES else AGENT_SIDES
+    burrow = {x.name for x in ctx.scenario.aliens if x.burrowing}
+    engaging: list[str] = []
+    burrowing: list[str] = []
+    for p in state.figures:
+        if p.side not in foes or p.side == "hologram" and me.side in ALIEN_SIDES:
+            continue
+        if any(distance(a, b) == 1 for a in mine for b in p.hexes):
+            unit = unit_of(ctx, p.name) if p.side in ALIEN_SIDES else p.name
+            if p.side in ALIEN_SIDES and unit in burrow or me.side in ALIEN_SIDES and unit_of(ctx, name) in burrow:
+                if unit not in burrowing:
+                    burrowing.append(unit)
+            elif unit not in engaging:
+                engaging.append(unit)
+    return engaging, burrowing
+
+
+def disengaged(before: RoundState, after: RoundState, ctx: RoundContext, name: str, kind: str, sec: str
+               ) -> tuple[Step, ...]:
+    """An NPC or alien whose A.I. walk took it away from an opponent it was engaged with: it disengages without an
+    Evade test (10.2.1 for NPCs, 11.11 for aliens). Nothing when it stayed engaged or never was."""
+    start, _ = adjacent_foes(before, ctx, name)
+    end, _ = adjacent_foes(after, ctx, name)
+    left = [n for n in start if n not in end]
+    if not left or where(before, name) == where(after, name):
+        return ()
+    npc = kind == "npc"
+    return (Step(f"{name} disengages from {', '.join(left)} without an Evade test",
+                 S.NPC_MOVEMENT if npc else S.ALIEN_MOVEMENT,
+                 ("NPCs" if npc else "Aliens") + " may disengage from melee without an Evade test; they always can "
+                 "when their A.I. requires it.", {"disengaged": left}, (name,), sec),)
+
+
 def sight(ctx: RoundContext, froms: tuple[Hex, ...], tos: tuple[Hex, ...]) -> tuple[bool, str]:
     """Line of sight between two figures, any hex of either (11.8: a multi-hex alien sees a target, and can be
     attacked, when at least one hex of its base is in line of sight); ruling ``line_of_sight``. Returns
@@ -449,6 +498,7 @@ def walk(state: RoundState, ctx: RoundContext, agent, act, field: str, sec: str)
     if goal in busy:
         _refuse(ctx, f"{goal} is occupied by {busy[goal]}: no figure ends its movement on an occupied Hex",
                 S.AGENT_TURN, f, sec)
+    engaged = evade_step(state, ctx, name, act, f, sec)
     reading = ctx.rulings.reading("agent_path_figures")
     suit = state.suit
     suit_flies = bool(suit is not None and suit.equipped_by == name and ctx.scenario.power_suit is not None
@@ -499,7 +549,48 @@ def walk(state: RoundState, ctx: RoundContext, agent, act, field: str, sec: str)
                    if suit_flies and _crosses_barrier(amap, path) else ""),
                 {"path": [str(h) for h in path], "points": cost, "of": points}, (name, *map(str, path[1:])), sec)
     state = _noted(_moved(state, {name: goal}), Moved(name, path, cost), step=step.title)
-    return state, (step,)
+    return state, engaged + (step,)
+
+
+def evade_step(state: RoundState, ctx: RoundContext, name: str, act, field: str, sec: str) -> tuple[Step, ...]:
+    """Engagement before an agent's walk: an agent engaged in combat (an adjacent alien, :func:`adjacent_foes`)
+    moves away only after an Evade, a Core Set test this rulebook keeps (6.2) and names (7.3: the seized agent moves
+    "without performing an Evade"; 10.2.1 and 11.11: NPCs and aliens disengage without one), but does not print:
+    the file says the agent passed it with ``evade = true``. Next to Burrowing aliens only it is not engaged and
+    moves away freely (7.2). With Fighting Poses on, standing up while engaged takes the entire movement activity
+    (9.2.2), so no walk goes with it. A drone's walk (``act.evade`` is ``None``) is not checked: its Device tile,
+    which says how it moves, is not printed (9.7.4).
+
+    Raises:
+        RuleViolation: an engaged agent walking without ``evade = true``; ``evade = true`` when not engaged; a walk
+            with a stand-up while engaged.
+    """
+    if getattr(act, "evade", None) is None:
+        return ()                   # a drone's walk (9.7.4.2, 9.7.4.3): its tile's engagement rules are not printed
+    foes, burrowers = adjacent_foes(state, ctx, name)
+    if foes and ctx.scenario.fighting_poses and act.pose == "standing" and state.pose_of(name) != "standing":
+        _refuse(ctx, f"{name} is engaged in combat ({', '.join(foes)}): standing up takes its entire movement "
+                "activity, so it cannot also walk", S.FIGHTING_POSES, field, sec)
+    if foes and not act.evade:
+        _refuse(ctx, f"{name} is engaged in combat with {', '.join(foes)}: moving away needs an Evade (the Core Set "
+                "test, not printed in this book); evade = true if it passed", S.BATTLE_PHASE,
+                field.rsplit(".", 1)[0] + ".evade", sec)
+    if act.evade and not foes:
+        _refuse(ctx, f"{name} is not engaged in combat" + (
+            f": {', '.join(burrowers)} (Burrowing) never engage{'s' if len(burrowers) == 1 else ''}"
+            if burrowers else " (no alien adjacent)") + ", so there is no Evade",
+                S.BURROWING if burrowers else S.BATTLE_PHASE, field.rsplit(".", 1)[0] + ".evade", sec)
+    steps: tuple[Step, ...] = ()
+    if foes:
+        steps += (Step(f"{name} is engaged in combat with {', '.join(foes)}: it Evades", S.BATTLE_PHASE,
+                       "An engaged agent moves away only after an Evade, the Core Set test this book keeps (6.2) "
+                       "and names in 7.3, 10.2.1 and 11.11 without printing it; the file says it passed "
+                       "(evade = true).", {"engaged": foes, "evade": True}, (name,), sec),)
+    if burrowers:
+        steps += (Step(f"{name} moves away from {', '.join(burrowers)} freely: Burrowing aliens never engage",
+                       S.BURROWING, "Their targets are never engaged in combat, so an adjacent agent may freely "
+                       "move away.", {"burrowing": burrowers}, (name,), sec),)
+    return steps
 
 
 def _crosses_barrier(amap, path) -> bool:
@@ -839,6 +930,8 @@ def activate_on_map(state: RoundState, ctx: RoundContext, name: str, kind: str, 
             placed = next((s.title for s in trace.steps if "second" in s.facts), trace.steps[-1].title)
             new = _noted(new, Moved(other.name, (other.at, follows[other.name])), step=placed)
     steps = tuple(read) + tuple(s.in_section(f"{sec}: {s.section}" if s.section else sec) for s in trace.steps)
+    if len(o.path) > 1:
+        steps += disengaged(state, new, ctx, me.name if mate is None else name, kind, f"{sec}: Movement")
     return new, steps, o
 
 

@@ -26,8 +26,9 @@ from .map_draw import PATH, SIDE_FILL, area_board, area_board_layout, area_overl
 from .round_map import SECOND, Attacked, CardDrawn, Moved
 
 STANDINS = ("Card data (Powers, Items, Devices), an agent's movement when the file gives none (4), a Power Suit "
-            "weapon without a weapon table and the drone tiles (Vigil, GD-5, Hologram) without [drone_tiles] are "
-            "documented, editable STAND-INs: the rulebook prints no tiles or sheets. The map is the file's.")
+            "weapon without a weapon table, the drone tiles (Vigil, GD-5, Hologram) without [drone_tiles] and the "
+            "Fighting Pose tokens' numbers without [fighting_pose_tokens] (card_data/fighting-poses.toml) are "
+            "documented, editable STAND-INs: the rulebook prints no tiles, tokens or sheets. The map is the file's.")
 FRAME_NOTE = ("The map and the sheets show the round as of the focused step: a walk from the step that walks it, an "
               "attack's wounds from its last step, a figure from the step it enters play (the round is played one "
               "phase, one agent turn, one Close Encounter card, one alien activation at a time; the other changes of "

@@ -427,7 +427,7 @@ def drone_on_map(state: RoundState, ctx: RoundContext, owner: str, kind: str, ac
     steps: list[Step] = []
     if act.to is not None:
         who = SimpleNamespace(name=name, flying=t.flying, movement=t.movement)
-        how = SimpleNamespace(to=act.to, pose=None, use=None)
+        how = SimpleNamespace(to=act.to, pose=None, use=None, evade=None)   # a drone's engagement: not checked
         state, st = walk(state, ctx, who, how, field, sec)
         steps += [replace(s, rule=rule, detail=s.detail.replace(CORE_SET_COST, "")
                           + " Its tile gives its movement in Hexes"
