@@ -17,7 +17,8 @@ once per turn; Psionic Powers, Tactics and Devices change state as 9.7.2-9.7.4 s
 Powers up) or, on an Action, activate a ``drone`` deployed earlier (9.7.4.2, 9.7.4.3). The card data is a STAND-IN.
 The Menace token (11.3.1): ``[master_alien]`` and ``menace`` on an Action. NPC Tactics (10.3): ``tactic = true``
 on an NPC activation, kind ``npc_tactic`` outside it, each colour with its timing, once per mission. The Power Suit
-(9.5): ``suit = "equip"`` / ``"unequip"`` on an Action (9.5.1, the movement bonus 9.5.2.1), ``suit = "weapon"`` on
+(9.5): ``suit = "equip"`` / ``"unequip"`` / ``"recall"`` on an Action (9.5.1, the movement bonus 9.5.2.1; on a map
+the empty suit is a figure on ``power_suit.at`` and an unequip steps to ``place``), ``suit = "weapon"`` on
 the Combat activity (9.5.2.2); its energy shields refresh in the Refresh phase (9.5.2.3). Seize (7.3): ``seize``
 on a Free Action next to a Movement activity, one agent per turn, an Immobilized, Paralyzed or Bleeding one.
 Fighting Poses (9.2.2, ``fighting_poses = true``): ``pose`` on a Movement activity, Prone stops movement, Crouching
@@ -101,6 +102,8 @@ Scenario kind ``round`` (TOML)::
     suit_model = "mark_i"             # optional: mark_i (+2 movement) | mark_ii (+3), 9.5.2.1
     energy_shields = 3                # optional: refreshed each Refresh phase (9.5.2.3); shields_left = 1
     flying = false                    # optional: the sheet's Flying ability (9.5; 7.1.1): crosses Barrier Hex Sides
+    at = "2,1"                        # on a map, unequipped: the empty suit's Hex (9.5)
+    recall = false                    # the mission gives the Recall Power Suit special Action (9.5.1)
     [master_alien]                    # optional: a Master Alien in play and the Menace token (11.3.1)
     name = "Wormoon"
     holder = "Marine"                 # default: the Alpha Agent
@@ -194,7 +197,7 @@ from typing import Annotated, Literal
 from pydantic import Field, PrivateAttr
 
 from explorer.errors import RuleViolation, ScenarioError
-from explorer.hexgrid import Hex
+from explorer.hexgrid import Hex, distance
 from explorer.kernel import Context, Each, Outcome, play, trace_of
 from explorer.scenario import validate
 from explorer.schema import MAX_TITLE, Strict
@@ -360,7 +363,7 @@ class ActivityModel(Strict):
     what: str = Field("", max_length=60)
     use: CardId | None = None
     drone: DroneKind | None = None
-    suit: Literal["equip", "unequip", "weapon"] | None = None
+    suit: Literal["equip", "unequip", "weapon", "recall"] | None = None
     tactic: bool = False
     menace: Literal["raise", "lower", "take"] | None = None
     seize: Name | None = None
@@ -445,6 +448,13 @@ class RoundSuitModel(PowerSuitModel):
     """The sheet gives the Flying ability (9.5: "the ability to move through Barrier Hexes"; 7.1.1: agents acquire
     Flying in a temporary way, thanks to power suits): its wearer's walk may cross Barrier Hex Sides (5.1)."""
     weapon: RoundWeapon | None = None
+    at: HexKey | None = None
+    """On a map: the Hex of the empty (unequipped) suit's figure (9.5: it occupies its Hex; agents, aliens and NPCs
+    cross it, only an agent who equips it ends its movement there). Required on a map when no agent wears it;
+    omitted when one does (the suit is where its wearer is)."""
+    recall: bool = False
+    """The mission gives the Recall Power Suit special Action (9.5.1: "in the later missions"; the Storybook's
+    mission special rules say which): ``suit = "recall"`` on an Action equips the suit wherever it is."""
 
 
 SUIT_BONUS = {"mark_i": 2, "mark_ii": 3}
@@ -620,7 +630,16 @@ def parse_round(data: dict, source: str) -> RoundScenario:
                 raise ScenarioError(f"{f}.menace", "no Master Alien is in play", "a [master_alien] table", source)
             if a.suit is not None and sc.power_suit is None:
                 raise ScenarioError(f"{f}.suit", "the round has no Power Suit", "a [power_suit] table", source)
-            if a.suit in ("equip", "unequip") and (a.kind != "action" or a.use or a.drone):
+            if a.suit == "recall" and not sc.power_suit.recall:
+                raise ScenarioError(f"{f}.suit", "the Recall Power Suit special Action comes in the later missions "
+                                    "(9.5.1): the mission's special rules give it", "power_suit.recall = true, or "
+                                    "'equip' in the suit's Hex", source)
+            if a.place is not None and a.suit == "unequip":
+                pass
+            elif a.place is not None and a.suit is not None:
+                raise ScenarioError(f"{f}.place", "place names a Device's figure's Hex, or the Hex an agent leaving "
+                                    "its Power Suit steps to (9.5.1)", "suit = 'unequip', or a Device", source)
+            if a.suit in ("equip", "unequip", "recall") and (a.kind != "action" or a.use or a.drone):
                 raise ScenarioError(f"{f}.suit", f"to {a.suit} a Power Suit the agent spends its Action activity "
                                     "(9.5.1)", "kind = 'action' without use or drone", source)
             if a.suit == "weapon" and a.kind not in ("combat", "action"):
@@ -796,6 +815,8 @@ def refresh_phase(state: RoundState, ctx: RoundContext) -> tuple[RoundState, tup
     state = replace(state, aliens=tuple(aliens))
     suit, st = power_suit_energy(state.suit, sec)
     steps += st
+    if suit is None and state.suit is not None:     # 9.5: its figure goes to the Warehouse (an empty one's hex)
+        state = replace(state, figures=tuple(p for p in state.figures if p.side != "power_suit"))
     full = ctx.scenario.power_suit.energy_shields if ctx.scenario.power_suit else None
     shields = state.suit_shields
     if suit is not None and full is not None:
@@ -973,7 +994,7 @@ def agent_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[Round
             steps += st
             label += f" [menace {act.menace}]"
         if act.suit is not None:
-            state, st = suit_activity(state, ctx, turn.agent, act.suit, act.kind, f"{f}.suit", sec)
+            state, st = suit_activity(state, ctx, turn.agent, act.suit, act.kind, f"{f}.suit", sec, act.place)
             steps += st
             label += f" [suit {act.suit}]"
         if act.use is not None or act.drone is not None:
@@ -1189,46 +1210,96 @@ def use_npc_tactic(state: RoundState, ctx: RoundContext, npc: str, during: bool,
         section=sec, marks=(npc,), facts={"npc": npc, "tactic": n.tactic}),)
 
 
-def suit_activity(state: RoundState, ctx: RoundContext, agent: str, what: str, kind: str, field: str, sec: str
-                  ) -> tuple[RoundState, tuple[Step, ...]]:
+def suit_activity(state: RoundState, ctx: RoundContext, agent: str, what: str, kind: str, field: str, sec: str,
+                  place: str | None = None) -> tuple[RoundState, tuple[Step, ...]]:
     """The Power Suit in an agent's turn. ``equip`` (9.5.1, with the Action): the suit must be in play and not worn
-    by another agent; the agent pilots it at once and its movement bonus joins this turn's movement (9.5.2.1).
-    ``unequip`` (9.5.1, with the Action): only its wearer; the agent's figure goes to a Hex adjacent to the suit.
-    ``weapon`` (9.5.2.2, the Combat activity): only its wearer.
+    by another agent; on a map the agent stands in the suit's Hex; the agent pilots it at once and its movement bonus
+    joins this turn's movement (9.5.2.1). ``recall`` (9.5.1, the Recall Power Suit special Action of the later
+    missions, ``power_suit.recall``): the suit is teleported over the agent, wherever it is, and equipped.
+    ``unequip`` (9.5.1, with the Action): only its wearer; the empty suit stays in its Hex and, on a map, the agent's
+    figure goes to ``place``, a Hex next to it joined by a legal walking path. ``weapon`` (9.5.2.2, the Combat
+    activity): only its wearer.
 
     Raises:
         RuleViolation: no suit in play (it left play in the Refresh phase), worn by another agent, not worn by this
-            agent, or the weapon fired with the Action while the Combat activity is separate (``combat_activity``).
+            agent, equipped from another Hex, an unequip without a legal ``place``, or the weapon fired with the
+            Action while the Combat activity is separate (``combat_activity``).
     """
     suit = state.suit
     if suit is None:
         _refuse(ctx, "the Power Suit is no longer in play (it had no Battery to pay in the Refresh phase)",
                 S.POWER_SUIT, field, sec)
-    if what == "equip":
+    from .round_map import Moved, _moved, _noted, where
+
+    if what in ("equip", "recall"):
         if suit.equipped_by == agent:
             _refuse(ctx, f"{agent} already wears {suit.name}", S.POWER_SUIT_EQUIP, field, sec)
         if suit.equipped_by is not None:
             _refuse(ctx, f"{suit.equipped_by} wears {suit.name}; it must unequip it first (its Action)",
                     S.POWER_SUIT_EQUIP, field, sec)
+        on_map = ctx.amap is not None
+        there, mine = (where(state, suit.name), where(state, agent)) if on_map else (None, None)
+        if what == "equip" and on_map and there != mine:
+            _refuse(ctx, f"{agent} is on {mine}, not in the suit's Hex {there}: it moves there, then equips it with "
+                    "its Action (or uses the Recall Power Suit special Action, where the mission gives it)",
+                    S.POWER_SUIT_EQUIP, field, sec)
         model = ctx.scenario.power_suit.suit_model
-        steps = [Step(f"{agent} equips {suit.name}", S.POWER_SUIT_EQUIP, "The agent's figure leaves play in favour "
-                      "of the suit's figure; it pilots the suit until it leaves it or the Batteries run out.",
-                      {"equipped_by": agent}, (agent, suit.name), sec)]
+        steps = [Step(f"{agent} recalls {suit.name}: it is teleported over the agent and equipped" if what == "recall"
+                      else f"{agent} equips {suit.name}", S.POWER_SUIT_EQUIP,
+                      ("The Recall Power Suit special Action of the later missions (the mission's special rules "
+                       "give it): no need to reach the suit's Hex. " if what == "recall" else "") +
+                      "The agent's figure leaves play in favour of the suit's figure; it pilots the suit until it "
+                      "leaves it or the Batteries run out." + (f" The empty suit left {there}." if what == "recall"
+                                                               and on_map and there != mine else ""),
+                      {"equipped_by": agent} | ({"recalled_from": str(there)} if what == "recall" and on_map else {}),
+                      (agent, suit.name), sec)]
         if model is not None:
             steps.append(Step(f"+{SUIT_BONUS[model]} movement from the {'Mark I' if model == 'mark_i' else 'Mark II'}"
                               " suit", S.POWER_SUIT_MOVEMENT, "The bonus joins the agent's standard movement, this "
                               "turn too: equipping does not interrupt movement.", {"bonus": SUIT_BONUS[model]},
                               (agent,), sec))
-        return replace(state, suit=replace(suit, equipped_by=agent)), tuple(steps)
+        state = replace(state, suit=replace(suit, equipped_by=agent))
+        if on_map:
+            state = replace(state, figures=tuple(p for p in state.figures if p.side != "power_suit"))
+        return state, tuple(steps)
     if suit.equipped_by != agent:
         _refuse(ctx, f"{agent} does not wear {suit.name}" + (f" ({suit.equipped_by} does)" if suit.equipped_by
                                                             else " (it is unequipped)"),
                 S.POWER_SUIT_EQUIP if what == "unequip" else S.POWER_SUIT_COMBAT, field, sec)
     if what == "unequip":
-        return replace(state, suit=replace(suit, equipped_by=None)), (Step(
-            f"{agent} unequips {suit.name}", S.POWER_SUIT_EQUIP, "The agent's figure is placed on a Hex adjacent to "
-            "the suit, joined by a legal walking path; the empty suit stays in its Hex.", {"equipped_by": None},
-            (agent, suit.name), sec),)
+        state = replace(state, suit=replace(suit, equipped_by=None))
+        if ctx.amap is None:
+            return state, (Step(
+                f"{agent} unequips {suit.name}", S.POWER_SUIT_EQUIP, "The agent's figure is placed on a Hex adjacent "
+                "to the suit, joined by a legal walking path; the empty suit stays in its Hex.", {"equipped_by": None},
+                (agent, suit.name), sec),)
+        from .round_map import Placed
+
+        here = where(state, agent)
+        pf = field.rsplit(".", 1)[0] + ".place"
+        if place is None:
+            _refuse(ctx, f"{agent} leaves {suit.name} on {here}: name the adjacent Hex its figure goes to (place)",
+                    S.POWER_SUIT_EQUIP, pf, sec)
+        to = Hex.parse(place)
+        model = next(a for a in ctx.scenario.agents if a.name == agent)
+        busy = {h: p.name for p in state.figures if p.name != agent for h in p.hexes}
+        why = ""
+        if to not in ctx.amap.area_of or to in ctx.amap.blocking or distance(to, here) != 1:
+            why = f"is not an open Hex next to the suit's Hex {here}"
+        elif to in busy:
+            why = f"is occupied by {busy[to]}"
+        elif not ctx.amap.graph(model.flying).has_edge(here, to):
+            why = f"is next to {here} but no legal walking path joins them (a Barrier, a wall or a locked door)"
+        if why:
+            _refuse(ctx, f"{agent} cannot step out of {suit.name} to {to}: it {why}", S.POWER_SUIT_EQUIP, pf, sec)
+        step = Step(f"{agent} unequips {suit.name} and steps out to {to}", S.POWER_SUIT_EQUIP,
+                    f"The agent's figure is placed on a Hex next to the suit, joined by a legal walking path; the empty "
+                    f"suit stays in {here}, occupying it: agents, aliens and NPCs may cross it, aliens and NPCs never "
+                    "end their movement there, and aliens ignore it (9.5).", {"equipped_by": None, "at": str(to)},
+                    (agent, suit.name, str(to)), sec)
+        state = _moved(state, {agent: to})
+        state = replace(state, figures=state.figures + (Placed(suit.name, "power_suit", here),))
+        return _noted(state, Moved(agent, (here, to)), step=step.title), (step,)
     if kind == "action" and ctx.rulings.reading("combat_activity") == "separate":
         _refuse(ctx, f"{suit.name}'s weapon is fired with the Combat activity, not the Action (ruling "
                 "combat_activity)", S.POWER_SUIT_COMBAT, field, sec)

@@ -150,6 +150,7 @@ def check_round_map(sc: RoundScenario, source: str) -> None:
                  if getattr(a, k) is not None] +
                 [f"turns[{i}].close_encounter" for i, t in enumerate(sc.turns) if t.close_encounter] +
                 [k for k in ("signals", "npc_deck", "npc_discard", "npc_reshuffles", "drones") if getattr(sc, k)] +
+                (["power_suit.at"] if sc.power_suit is not None and sc.power_suit.at is not None else []) +
                 [f"turns[{i}].activities[{j}].{k}" for i, j, a in acts for k in ("reveal", "place")
                  if getattr(a, k)])
         if used:
@@ -179,13 +180,21 @@ def check_round_map(sc: RoundScenario, source: str) -> None:
         if x.base is not None and x.swarm is not None:
             raise ScenarioError(f"aliens[{i}].swarm", "an alien is either multi-hex (11.8) or a Prime Swarm unit "
                                 "(11.6)", "base or swarm, not both", source)
+    ps = sc.power_suit
+    if ps is not None and ps.equipped_by is None and ps.at is None:
+        raise ScenarioError("power_suit.at", "an unequipped Power Suit on the map occupies a Hex (9.5)",
+                            "\"q,r\" of a map hex", source)
+    if ps is not None and ps.equipped_by is not None and ps.at is not None:
+        raise ScenarioError("power_suit.at", f"{ps.equipped_by} wears the suit: it stands where its wearer does",
+                            "omit at while equipped_by is given", source)
     face = {x.name: x.at if x.at is not None else signal_at[x.signal].at for x in sc.aliens}
     spots = [(f"agents[{i}].at", a.name, a.at) for i, a in enumerate(sc.agents)] + \
             [(f"npcs[{i}].at", n.name, n.at) for i, n in enumerate(sc.npcs)] + \
             [(f"aliens[{i}].at", x.name, x.at) for i, x in enumerate(sc.aliens) if x.signal is None] + \
             [(f"aliens[{i}].base", x.name, x.base) for i, x in enumerate(sc.aliens) if x.base is not None] + \
             [(f"aliens[{i}].swarm", second_name(x.name), x.swarm) for i, x in enumerate(sc.aliens)
-             if x.swarm is not None]
+             if x.swarm is not None] + \
+            ([("power_suit.at", ps.name, ps.at)] if ps is not None and ps.at is not None else [])
     for i, x in enumerate(sc.aliens):
         if x.base is None:
             continue
@@ -324,7 +333,9 @@ def placed_initial(sc: RoundScenario) -> tuple[Placed, ...]:
                  [Placed(drone_name(d.kind, d.owner), "hologram" if d.kind == "hologram" else "drone",
                          Hex.parse(d.at)) for d in sc.drones] +
                  [Placed(n.name, "npc", Hex.parse(n.at)) for n in sc.npcs] +
-                 [p for x in sc.aliens if x.signal is None for p in alien_placed(x, Hex.parse(x.at))])
+                 [p for x in sc.aliens if x.signal is None for p in alien_placed(x, Hex.parse(x.at))] +
+                 ([Placed(sc.power_suit.name, "power_suit", Hex.parse(sc.power_suit.at))]
+                  if sc.power_suit is not None and sc.power_suit.at is not None else []))
 
 
 def second_name(name: str) -> str:
@@ -495,6 +506,12 @@ def walk(state: RoundState, ctx: RoundContext, agent, act, field: str, sec: str)
     if goal in amap.blocking:
         _refuse(ctx, f"{goal} is a Blocking Hex", S.AGENT_TURN, f, sec)
     busy = {h: p.name for p in state.figures if p.name != name for h in p.hexes}
+    suit_there = next((p.name for p in state.figures if p.side == "power_suit" and p.at == goal), None)
+    if suit_there is not None and busy.get(goal) == suit_there:
+        if not _equips_later(ctx, field):
+            _refuse(ctx, f"{goal} holds the empty {suit_there}: an agent ends its movement there only to equip it "
+                    "with its Action this turn (it may walk through)", S.POWER_SUIT_EQUIP, f, sec)
+        del busy[goal]
     if goal in busy:
         _refuse(ctx, f"{goal} is occupied by {busy[goal]}: no figure ends its movement on an occupied Hex",
                 S.AGENT_TURN, f, sec)
@@ -591,6 +608,18 @@ def evade_step(state: RoundState, ctx: RoundContext, name: str, act, field: str,
                        S.BURROWING, "Their targets are never engaged in combat, so an adjacent agent may freely "
                        "move away.", {"burrowing": burrowers}, (name,), sec),)
     return steps
+
+
+def _equips_later(ctx: RoundContext, field: str) -> bool:
+    """Whether the turn of activity ``field`` (``turns[i].activities[j]``) equips the Power Suit with a later
+    activity (9.5.1: only then may the agent end its movement in the empty suit's Hex)."""
+    import re
+
+    m = re.match(r"turns\[(\d+)\]\.activities\[(\d+)\]", field)
+    if m is None:
+        return False
+    i, j = int(m.group(1)), int(m.group(2))
+    return any(a.suit == "equip" for a in ctx.scenario.turns[i].activities[j + 1:])
 
 
 def _crosses_barrier(amap, path) -> bool:
@@ -883,6 +912,9 @@ def activate_on_map(state: RoundState, ctx: RoundContext, name: str, kind: str, 
     read: list[Step] = []
     for p in state.figures:
         if p in unit:
+            continue
+        if p.side == "power_suit":      # 9.5: ignored by aliens, crossed, never an end hex: a hex of its own side
+            figures.append(FigureModel(name=p.name, side=mine, at=str(p.at)))
             continue
         side = "alien" if p.side == "master_alien" else "agent" if p.side == "hologram" else p.side
         face, rest = _facing(ctx, me.hexes, p)

@@ -157,10 +157,11 @@ def check_signals_and_drones(sc: RoundScenario, amap, seen: dict, source: str) -
                                         f"an [[aliens]] entry with signal = '{r}'", source)
             if a.place is not None:
                 _hex(a.place, f"{f}.place", source)
-                if a.kind != "action" or a.use is None:
+                if a.kind != "action" or (a.use is None and a.suit != "unequip"):
                     raise ScenarioError(f"{f}.place", "a drone is placed when its Device is used with the Action "
-                                        "(9.7.4)", "kind = 'action' with use = a Device that deploys a figure",
-                                        source)
+                                        "(9.7.4); an agent leaving its Power Suit steps to a Hex next to it (9.5.1)",
+                                        "kind = 'action' with use = a Device that deploys a figure, or suit = "
+                                        "'unequip'", source)
 
 
 # ------------------------------------------------------------------------------------------------ NPC signals
