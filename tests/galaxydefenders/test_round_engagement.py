@@ -111,3 +111,19 @@ def test_a_burrowing_alien_never_disengages():
     t = _run(doc)
     assert not any("Diggers disengages" in s.title for s in t.steps)
     assert t.outcome["positions"]["Diggers"] != "8,0"
+
+
+def test_an_npc_attack_ignores_its_jam_results():
+    """10.2.2: an NPC's weapon never jams: a jam face on its Hit roll stops nothing, and the hits on the other dice
+    wound as they would (the NPC attacks while engaged, from where it stands)."""
+    doc = _doc()
+    del doc["aliens"][1], doc["turns"][2]
+    doc["npcs"] = [{"name": "Knight", "controller": "Marine", "at": "5,0",
+                    "weapon": {"name": "Blaster", "dice": {"yellow": 2}},
+                    "rules": [{"condition": "adjacent", "action": "attack"}]}]
+    doc["turns"][0]["activities"].append({"kind": "activate_npc", "npc": "Knight", "rolled": {
+        "hit": {"yellow": ["jam", "hit"]}, "defend": {"Xeno": ["blank"]}}})
+    t = _run(doc)
+    assert "never jams" in _step(t, "Knight attacks Xeno with Blaster").detail
+    assert _step(t, "Knight rolls 2 dice: 1 hit").facts["hits"] == 1
+    assert t.outcome["aliens"]["Xeno"]["wounds"] == 1
