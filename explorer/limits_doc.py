@@ -86,6 +86,7 @@ FORMATS: tuple[Format, ...] = (
            "MissionScenario"),
     Format("Galaxy Defenders packaged mission data", "explorer.games.galaxydefenders.missions", "MissionsFile"),
     Format("Galaxy Defenders card list (packaged)", "explorer.games.galaxydefenders.cards", "CardList"),
+    Format("Galaxy Defenders Fighting Pose tokens (packaged)", "explorer.games.galaxydefenders.poses", "PoseTokens"),
     Format("D.A.G.G.E.R. world map", "explorer.games.dagger.map_file", "MapModel"),
     Format("D.A.G.G.E.R. setup (`kind = \"setup\"`)", "explorer.games.dagger.setup_scenario", "SetupModel"),
     Format("D.A.G.G.E.R. hero phase (`kind = \"hero\"`)", "explorer.games.dagger.hero_scenario", "HeroPartModel"),

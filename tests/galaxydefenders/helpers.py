@@ -68,14 +68,17 @@ def play_turn(target, attacks, dice, high_impact=True, rulings=None):
     (one roller shared by all): ``(hit wounds, all wounds, status after, (Critical id or None per attack))``."""
     from explorer.dice import Dice
     from explorer.games.galaxydefenders.calibration import default_calibration
-    from explorer.games.galaxydefenders.combat import COMBAT_SEQUENCE, CombatContext, CombatState
+    from explorer.games.galaxydefenders.combat import COMBAT_SEQUENCE, CombatContext, CombatState, CriticalPiles
     from explorer.games.galaxydefenders.options import rulings as make_rulings
     from explorer.kernel import run
 
     cal = default_calibration()
     shared = Dice(roller=dice)
-    ctx = CombatContext(rulings=make_rulings(rulings or {}), dice=shared, attacks=tuple(attacks),
-                        tables=tuple(TableDice(cal, None, shared) for _ in attacks), high_impact=high_impact,
+    r = make_rulings(rulings or {})
+    piles = CriticalPiles(cal, rulings=r)        # one set of piles for the turn, as combat_frames shares it (8.2)
+    ctx = CombatContext(rulings=r, dice=shared, attacks=tuple(attacks),
+                        tables=tuple(TableDice(cal, None, shared, piles=piles) for _ in attacks),
+                        high_impact=high_impact,
                         sections=True)
     after, _ = run(CombatState((target,), numbers=tuple(range(1, len(attacks) + 1))), COMBAT_SEQUENCE, ctx)
     mine = [next((r for r in a.results if r.name == target.name), None) for a in after.done]

@@ -47,6 +47,10 @@ TURNS = [
                  marks=pytest.mark.slow, id="Power +1 hit, agent Mark 1, then GD-5 Critical 1 on a marked target"),
     ("Lethal agent attack kills before Vigil", TargetState("X", "alien", 2, stacks=(1, 0)),
      [AttackModel(target="X", fixed_hits=3, effects=[{"kind": "lethal"}]), VIGIL_1]),
+    ("two Critical 1 attacks: the second draw is from the pile less the first token (8.2)",
+     TargetState("X", "alien", 9), [AttackModel(target="X", fixed_hits=1, effects=[{"kind": "critical", "x": 1}]),
+                                    AttackModel(target="X", fixed_hits=1, effects=[{"kind": "lethal"},
+                                                                                   {"kind": "critical", "x": 1}])]),
     ("Vigil first, then the agent's Poison on an NPC", TargetState("X", "npc", 3),
      [VIGIL_1, AttackModel(target="X", dice={"red": 1}, effects=[{"kind": "poison", "x": 1}])]),
 ]

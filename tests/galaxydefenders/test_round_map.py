@@ -110,7 +110,8 @@ def test_the_power_suit_and_a_movement_card_add_points():
 
 
 def test_ruling_agent_path_figures_decides_whether_an_alien_blocks_the_walk():
-    d = doc(turns=[move("3,0")], aliens=[{"name": "Xeno", "at": "1,0", "health": 4}])
+    # the Xeno is adjacent: the Marine is engaged and walks only after an Evade (evade = true, Core Set test)
+    d = doc(turns=[move("3,0", evade=True)], aliens=[{"name": "Xeno", "at": "1,0", "health": 4}])
     with pytest.raises(RuleViolation) as e:
         run(d)
     assert "agent_path_figures" in e.value.rejection.reason

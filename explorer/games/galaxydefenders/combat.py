@@ -19,7 +19,8 @@ the Hit roll, each target's defence, the Menace token); :data:`DEFENCE_SEQUENCE`
 Defend dice, the Defend roll, wounds, Poison, the Critical token) over :class:`Defence` with a
 :class:`DefenceContext`. The dice are one :class:`~explorer.dice.Dice` (the seed, or an explicit roller) and, per
 attack, a :class:`TableDice` over it (the scenario's fixed faces and Critical draws where given, calibrated faces and
-the shuffled Critical bag otherwise). :func:`resolve_combat` returns the trace with a typed :class:`CombatOutcome`;
+the Critical piles otherwise, :class:`CriticalPiles`: a drawn token stays out until its pile is empty, 8.2).
+:func:`resolve_combat` returns the trace with a typed :class:`CombatOutcome`;
 :mod:`.odds` runs the same defence steps (:data:`PREPARE_STEPS`, :data:`FINISH_STEPS`) over exact distributions.
 
 Scenario kind ``combat`` (TOML)::
@@ -74,7 +75,9 @@ Scenario kind ``combat`` (TOML)::
     [attacks.rolled]                    # optional fixed dice
     hit = { red = ["hit", "hit", "hit", "hit"], yellow = ["bolt"] }
     defend = { Hulk = ["shield", "blank"] }
-    critical = { Hulk = ["c1-damage"] }  # token ids in the order drawn (incompatible ones are redrawn)
+    critical = { Hulk = ["c1-damage"] }  # token ids in the order drawn (incompatible ones are redrawn); each
+                                         #   must be left in its pile (8.2)
+    # critical_discard = ["c1-damage"]  # top level, optional: tokens in the discard piles at the start (8.2)
 
 With a ``[map]`` (the ``activation`` map format: ``[map.areas]``, ``[map.centres]``, ``map.blocking``,
 ``[[map.edges]]``) every target gives ``at`` (and ``base``), and the Area relation of each Area / Explosion attack
@@ -472,6 +475,11 @@ class TargetState:
     stage: int | None = None
     keeps_fighting: bool = False
     pushed: int = 0
+    pose: str = ""
+    """An agent's Fighting Pose for the attack under way (9.2.2; set by the round, ``""``: none)."""
+    pose_dice: int = 0
+    """Def dice its Fighting Pose adds (+, against a ranged attack) or takes away (-, against a melee attack) for
+    the attack under way (9.2.2; the round sets it per attack from the pose token)."""
 
     @classmethod
     def from_model(cls, t: TargetModel) -> "TargetState":
@@ -558,11 +566,113 @@ class DiceSource(Protocol):
     def critical(self, target: str, level: int, kind: str) -> tuple[tuple[str, ...], CriticalToken]: ...
 
 
+class CriticalPiles:
+    """The Critical piles of one resolution (8.2): the tokens left in each level's pile and its discard pile.
+
+    A drawn token leaves the pile: a compatible one goes onto the target (an instant one to the discard pile at
+    once, 8.2.2), an incompatible one to the discard pile (8.2.1). The pile is recreated from the discard pile once
+    it is empty (8.2; when exactly: ruling ``critical_pile_reform``). Like :class:`~explorer.dice.Dice` it is the
+    one random device a resolution shares (every attack's :class:`TableDice` reads it) and is made anew for each
+    resolution, so a replay draws the same tokens.
+
+    Args:
+        cal: the calibration (the token kinds and their counts).
+        out: token ids not in the piles when the resolution starts (on a figure), each once.
+        discard: token ids in the discard piles when it starts, each once.
+        reform: ``"when_empty"`` or ``"next_draw"`` (ruling ``critical_pile_reform``); ``None``: ask ``rulings``.
+        rulings: the resolution's :class:`~explorer.options.Rulings` (the reform reading is consulted only when a
+            pile empties).
+
+    Raises:
+        ScenarioError: an id in ``out`` / ``discard`` with no token of it left in its pile (field ``critical_discard``).
+    """
+
+    def __init__(self, cal: Calibration, out: Sequence[str] = (), discard: Sequence[str] = (),
+                 reform: str | None = None, rulings: Rulings | None = None):
+        self.cal, self._reform, self.rulings = cal, reform, rulings
+        self.pile: dict[int, list[str]] = {}
+        self.discard: dict[int, list[str]] = {}
+        self.reformed: list[tuple[int, int]] = []
+        """``(level, tokens in the new pile, after a draw emptied it)`` of every pile recreated so far (read by the
+        steps)."""
+        for t in cal.tokens:
+            self.pile.setdefault(t.level, []).extend([t.id] * t.count)
+            self.discard.setdefault(t.level, [])
+        for field, ids in (("critical_out", out), ("critical_discard", discard)):
+            for tid in ids:
+                tok = cal.token(tid, field)
+                if tid not in self.pile[tok.level] and field == "critical_out":
+                    continue                # more held than the calibration counts: none left to take out
+                if tid not in self.pile[tok.level]:
+                    raise ScenarioError(field, f"no {tid!r} token is left in the Critical {tok.level} pile "
+                                        "(the calibration's count is used up)", "each token at most its count")
+                self.pile[tok.level].remove(tid)
+                if field == "critical_discard":
+                    self.discard[tok.level].append(tid)
+
+    def reading(self) -> str:
+        if self._reform is not None:
+            return self._reform
+        return self.rulings.reading("critical_pile_reform") if self.rulings is not None else "when_empty"
+
+    def _recreate(self, level: int, after: bool) -> None:
+        order = [t.id for t in self.cal.pile(level)]
+        self.pile[level] = sorted(self.discard[level], key=order.index)
+        self.discard[level] = []
+        self.reformed.append((level, len(self.pile[level]), after))
+
+    def _ready(self, level: int) -> None:
+        """Before a draw: an empty pile is recreated now (``next_draw``; or ``when_empty`` with nothing discarded
+        when it emptied)."""
+        if not self.pile.get(level):
+            self._recreate(level, False)
+
+    def _left(self, level: int) -> None:
+        """After a token left the pile: ``when_empty`` recreates an empty pile at once."""
+        if not self.pile[level] and self.discard[level] and self.reading() == "when_empty":
+            self._recreate(level, True)
+
+    def take(self, level: int, tid: str, field: str) -> None:
+        """A fixed draw (``rolled.critical``): token ``tid`` leaves the pile.
+
+        Raises:
+            ScenarioError: ``field``: no such token left in the pile (drawn earlier and not yet reshuffled)."""
+        self._ready(level)
+        if tid not in self.pile[level]:
+            raise ScenarioError(field, f"no {tid!r} token is left in the Critical {level} pile: a drawn token stays "
+                                "out until the pile is recreated (8.2)", sorted(set(self.pile[level])))
+        self.pile[level].remove(tid)
+        self._left(level)
+
+    def draw(self, level: int, dice: Dice) -> str | None:
+        """A seeded draw from the Critical ``level`` pile (``None``: pile and discard pile both empty)."""
+        self._ready(level)
+        bag = self.pile[level]
+        if not bag:
+            return None
+        tid = bag.pop(dice.roll(len(bag), "Critical token") - 1)
+        self._left(level)
+        return tid
+
+    def discard_effect(self, new: CriticalToken, x: int) -> None:
+        """The lesser token a greater one of the same effect replaced (8.2.3) goes to its discard pile: the token
+        kind with that effect and ``x``, from ``new``'s pile if it has one, else the first listed."""
+        kinds = sorted((t for t in self.cal.tokens if t.effect == new.effect and t.x == x),
+                       key=lambda t: t.level != new.level)
+        if kinds:
+            self.to_discard(kinds[0].id)
+
+    def to_discard(self, tid: str) -> None:
+        """Token ``tid`` goes to its discard pile (incompatible, 8.2.1; instant, 8.2.2)."""
+        tok = self.cal.token(tid)
+        self.discard[tok.level].append(tid)
+
+
 class TableDice:
     """The dice of one attack, on the sequence's one :class:`~explorer.dice.Dice`: the faces the attack's ``rolled``
     table fixes where given (calibrated faces named by their symbols, Critical tokens by id), else faces rolled on
-    the calibrated dice and tokens drawn from the shuffled Critical bag by ``dice`` (its seed, or its explicit
-    roller).
+    the calibrated dice and tokens drawn from the resolution's :class:`CriticalPiles` by ``dice`` (its seed, or its
+    explicit roller; ``piles`` omitted: full piles of its own).
 
     Args:
         cal: the calibration (dice faces, Critical piles).
@@ -581,9 +691,11 @@ class TableDice:
             seed, so that the same file is accepted for every draw.
     """
 
-    def __init__(self, cal: Calibration, rolled: RolledModel | None, dice: Dice | Roller, tray: bool = False):
+    def __init__(self, cal: Calibration, rolled: RolledModel | None, dice: Dice | Roller, tray: bool = False,
+                 piles: CriticalPiles | None = None):
         self.cal, self.rolled, self.tray = cal, rolled, tray
         self.dice = dice if isinstance(dice, Dice) else Dice(roller=dice)
+        self.piles = piles if piles is not None else CriticalPiles(cal)
 
     def hit(self, colour: str, n: int) -> tuple[Face, ...]:
         die = self.cal.die(colour)
@@ -615,25 +727,34 @@ class TableDice:
 
     def critical(self, target: str, level: int, kind: str) -> tuple[tuple[str, ...], CriticalToken]:
         discarded: list[str] = []
+        piles = self.piles
         if self.rolled and target in self.rolled.critical:
-            for tid in self.rolled.critical[target]:
+            for j, tid in enumerate(self.rolled.critical[target]):
                 tok = self.cal.token(tid)
                 if tok.level != level:
                     raise ScenarioError(f"rolled.critical.{target}", f"{tid!r} is a Critical {tok.level} token; "
                                         f"this draw is from the Critical {level} pile",
                                         [t.id for t in self.cal.pile(level)])
+                piles.take(level, tid, f"rolled.critical.{target}[{j}]")
                 if tok.compatible(kind):
                     return tuple(discarded), tok
                 discarded.append(tid)
+                piles.to_discard(tid)
             raise FixedFacesShort(f"rolled.critical.{target}", f"ran out before a token compatible with a {kind} "
                                   "was drawn")
-        bag = [t for t in self.cal.pile(level) for _ in range(t.count)]
-        while bag:
-            tok = bag.pop(self.dice.roll(len(bag), "Critical token") - 1)
+        seen = 0
+        while seen <= 2 * sum(t.count for t in self.cal.pile(level)):
+            tid = piles.draw(level, self.dice)
+            if tid is None:
+                break
+            seen += 1
+            tok = self.cal.token(tid)
             if tok.compatible(kind):
                 return tuple(discarded), tok
             discarded.append(tok.id)
-        raise ScenarioError("calibration.critical_tokens", f"the Critical {level} pile has no token for a {kind}")
+            piles.to_discard(tid)
+        raise ScenarioError("calibration.critical_tokens", f"the Critical {level} pile has no token for a {kind}"
+                            + (" left (the others are on figures)" if seen else ""))
 
 
 # ------------------------------------------------------------------------------------------------ step functions
@@ -1041,20 +1162,31 @@ def count_defend_dice(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[S
         if ctx.rulings.reading("def_dice_minus_base") == "total_hits":
             base = d.hits
     n = max(0, base - minus)
+    pose = target.pose_dice
+    if pose:                                # 9.2.2: the pose's Def dice join each Defend roll, then the cap
+        n = max(0, min(n, remaining) + pose)
     capped = ctx.high_impact and n > HIGH_IMPACT_CAP
     if ctx.high_impact:
         n = min(n, HIGH_IMPACT_CAP)
-    n = min(n, remaining)
+    if not pose:
+        n = min(n, remaining)
     parts = [plural(base, "hit")]
     if minus:
         src = [s for s, v in (("weapon", weapon_minus), ("Critical", crit_minus)) if v]
         parts.append(f"-{minus} Def Dice ({' + '.join(src)})")
-    text = " ".join(parts) + (f" = {max(0, base - minus)}, capped at {HIGH_IMPACT_CAP}" if capped else "")
+    if pose:
+        parts.append(f"{pose:+d} Def Dice ({target.pose.title()}, against a "
+                     f"{'ranged' if pose > 0 else 'melee'} attack)")
+    total = max(0, min(max(0, base - minus), remaining) + pose) if pose else max(0, base - minus)
+    text = " ".join(parts) + (f" = {total}, capped at {HIGH_IMPACT_CAP}" if capped else "")
     return replace(d, blue_dice=n), (Step(
         f"{target.name} rolls {plural(n, 'Blue die', 'Blue dice')}",
+        S.FIGHTING_POSES if pose else
         S.HIGH_IMPACT if ctx.high_impact or minus else combat_rule(ctx.attack.attacker_kind),
-        f"One Blue die per hit: {text}." + ("" if ctx.high_impact else " High Impact is off."), section=sec,
-        marks=(target.name,), facts={"blue_dice": n, "minus": minus, "high_impact": ctx.high_impact}),)
+        f"One Blue die per hit: {text}." + ("" if ctx.high_impact else " High Impact is off.") + (
+            " The Fighting Pose token's number (a STAND-IN unless the file gives it)." if pose else ""),
+        section=sec, marks=(target.name,), facts={"blue_dice": n, "minus": minus, "high_impact": ctx.high_impact}
+        | ({"pose_dice": pose} if pose else {})),)
 
 
 def defend_roll(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[Step, ...]]:
@@ -1155,9 +1287,19 @@ def draw_critical(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[Step,
                         marks=(target.name,)),)
     level = critical_level(levels, ctx.rulings)
     token, discarded = ctx.token, ctx.discarded
+    piles = getattr(ctx.table, "piles", None) if token is None else None
+    before = len(piles.reformed) if piles is not None else 0
     if token is None:
         discarded, token = ctx.table.critical(target.name, level, target.kind)
     steps: list[Step] = []
+    reforms = []
+    for lv, n, after in (piles.reformed[before:] if piles is not None else ()):
+        reforms.append((after, Step(
+            f"The Critical {lv} pile is empty: its {plural(n, 'discarded token')} are reshuffled into a new pile",
+            S.CRITICAL, "A drawn token stays out of the pile (on a figure, or discarded) until the pile is empty; "
+            "then the discarded tokens make the new pile (when exactly: ruling critical_pile_reform).", section=sec,
+            marks=(target.name,), facts={"level": lv, "new_pile": n})))
+    steps += [x for a, x in reforms if not a]
     if discarded:
         steps.append(Step(f"Not compatible, discarded and redrawn: {', '.join(discarded)}",
                           S.CRITICAL_COMPATIBILITY, "A token must fit the target (" + (
@@ -1167,7 +1309,16 @@ def draw_critical(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[Step,
                       "One Critical per attack that dealt at least one wound, after every other effect."
                       + (f" Sources at levels {levels}: one draw." if len(levels) > 1 else ""), section=sec,
                       marks=(target.name,), facts={"level": level, "token": token.id}))
+    steps += [x for a, x in reforms if a]
+    old = target.critical_x(token.effect)
     target, _, st = apply_critical_token(target, token)
+    if piles is not None:
+        placed = token.duration != "instant" and (old is None or token.x > old) and not (
+            token.effect == "paralyzed" and target.kind == "master_alien")
+        if not placed:                      # 8.2.2 instant; 8.2.3 the same effect, or a Master Alien's Paralyze
+            piles.to_discard(token.id)
+        elif old is not None:               # 8.2.3: the lesser token replaced goes to its discard pile
+            piles.discard_effect(token, old)
     return replace(d, target=target, critical=token.id), tuple(steps + st)
 
 
@@ -1458,10 +1609,16 @@ def roll_to_hit(state: CombatState, ctx: CombatContext) -> tuple[CombatState, tu
                               "ignored", S.POWER_SUIT_COMBAT, "It cannot jam, uses no ammo, rolls Red and Blue dice, "
                               "and its extra effect symbol works like the Bolt.", section=sec,
                               facts={"jams": jams, "ammo": ammo}))
-    if attack.bonus_hits:
-        steps.append(Step(f"+{plural(attack.bonus_hits, 'hit')} from powers and items: {hr.hits} in all", rule,
+    pose = attack._pose_hits
+    if attack.bonus_hits - pose:
+        steps.append(Step(f"+{plural(attack.bonus_hits - pose, 'hit')} from powers and items: "
+                          f"{hr.hits - pose} in all", rule,
                           "Powers and items modify the number of hits of this attack only.", section=sec,
-                          facts={"bonus": attack.bonus_hits, "hits": hr.hits}))
+                          facts={"bonus": attack.bonus_hits - pose, "hits": hr.hits - pose}))
+    if pose:
+        steps.append(Step(f"+{plural(pose, 'hit')} from the Fighting Pose: {hr.hits} in all", S.FIGHTING_POSES,
+                          "The pose token's Range Attack Bonus, added to each ranged attack.", section=sec,
+                          facts={"bonus": pose, "hits": hr.hits}))
     return replace(state, roll=hr), tuple(steps)
 
 
@@ -1552,12 +1709,29 @@ def resolve_attack(targets: Mapping[str, TargetState], attack: AttackModel, dice
     return after.by_name(), list(after.results), after.roll, list(steps)
 
 
+def held_tokens(cal: Calibration, held) -> tuple[str, ...]:
+    """The token ids the Critical tokens already on the figures (``criticals``: ``effect`` and ``x``) take out of
+    the piles (8.2: a token on a figure is not in its pile): the one token kind with that effect and ``x``. A held
+    token whose effect and ``x`` match kinds of two piles (an ``x = 0`` effect such as Paralyzed is in both) or of
+    none is taken out of no pile: the file does not say which pile it came from."""
+    out = []
+    for c in held:
+        kinds = [t for t in cal.tokens if t.effect == c.effect and t.x == c.x]
+        if len(kinds) == 1:
+            out.append(kinds[0].id)
+    return tuple(out)
+
+
 def combat_frames(scenario: CombatScenario, rulings: Rulings, dice: Dice) -> tuple:
     """The kernel frames of a ``combat`` scenario: the High Impact setup, then one frame per attack."""
     cal = scenario_calibration(scenario)
     amap, spots = combat_map(scenario, scenario._source)
+    with with_source(scenario._source):
+        piles = CriticalPiles(cal, held_tokens(cal, [c for t in scenario.targets for c in t.criticals]),
+                              scenario.critical_discard, rulings=rulings)
     ctx = CombatContext(rulings=rulings, dice=dice, attacks=tuple(scenario.attacks),
-                        tables=tuple(TableDice(cal, a.rolled, dice, scenario._blue_tray) for a in scenario.attacks),
+                        tables=tuple(TableDice(cal, a.rolled, dice, scenario._blue_tray, piles)
+                                     for a in scenario.attacks),
                         high_impact=scenario.high_impact, close_encounter=scenario.close_encounter,
                         source=scenario._source, sections=len(scenario.attacks) > 1,
                         amap=amap, spots=spots)

@@ -104,6 +104,8 @@ class AttackModel(Strict):
     effects: list[EffectModel] = Field(default_factory=list, max_length=8)
     rolled: RolledModel | None = None
     controller: Name | None = None
+    _pose_hits: int = PrivateAttr(0)
+    """Of ``bonus_hits``, those an agent's Fighting Pose adds (9.2.2; set by a round on a map, never by a file)."""
 
 
 class MenaceModel(Strict):
@@ -130,6 +132,10 @@ class CombatScenario(GdScenarioHeader):
     map: CombatMapModel | None = None
     targets: list[TargetModel] = Field(min_length=1, max_length=12)
     attacks: list[AttackModel] = Field(min_length=1, max_length=10)
+    critical_discard: list[Annotated[str, Field(min_length=1, max_length=40)]] = Field(default_factory=list,
+                                                                                       max_length=60)
+    """Critical token ids in the discard piles when the scenario starts (8.2: out of the piles until a pile is
+    recreated); the tokens on the targets (``criticals``) are out of the piles too. Default: none."""
     _source: str = PrivateAttr("scenario")
     _blue_tray: bool = PrivateAttr(False)
     """Set by the Combat page only (never by a file): its dice tray gives faces for up to ``MAX_BLUE`` Blue dice

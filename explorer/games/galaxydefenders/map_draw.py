@@ -16,7 +16,7 @@ from explorer.trace import Trace
 from .activation import AreaMap, parse_map
 
 AREA_TINTS = ("#4dabf7", "#ffa94d", "#69db7c", "#da77f2", "#ffd43b", "#38d9a9", "#ff8787", "#748ffc")
-SIDE_FILL = {"agent": "#1c7ed6", "drone": "#1098ad", "npc": "#2f9e44", "alien": "#c92a2a"}
+SIDE_FILL = {"agent": "#1c7ed6", "drone": "#1098ad", "npc": "#2f9e44", "alien": "#c92a2a", "power_suit": "#868e96"}
 PASS, FAIL, PATH = "#2b8a3e", "#e03131", "#1c7ed6"
 
 

@@ -122,21 +122,35 @@ class _AskToken:
         raise _NeedToken(level, kind)
 
 
-def token_distribution(cal: Calibration, level: int, kind: str, exact: bool = False) -> list[tuple[CriticalToken,
-                                                                                                     object]]:
+def token_distribution(cal: Calibration, level: int, kind: str, exact: bool = False,
+                       out: Sequence[str] = ()) -> list[tuple[CriticalToken, object]]:
     """``[(token, probability)]``: the first token of the shuffled Critical ``level`` pile compatible with a
-    target of this kind (8.2.1: incompatible tokens are discarded and redrawn)."""
-    ok = [t for t in cal.pile(level) if t.compatible(kind)]
-    total = sum(t.count for t in ok)
-    return [(t, ratio(t.count, total, exact)) for t in ok]
+    target of this kind (8.2.1: incompatible tokens are discarded and redrawn), the tokens ``out`` (drawn earlier
+    from the same full pile, 8.2: a drawn token stays out until the pile is empty) taken out first. Drawing for one
+    kind of target, the earlier incompatible tokens do not matter: the ``k``-th compatible token of the shuffled
+    pile is found before the pile empties.
+
+    Raises:
+        ValueError: no compatible token left (the pile would empty and be recreated first: beyond this model)."""
+    left = {t.id: t.count for t in cal.pile(level)}
+    for tid in out:
+        if left.get(tid):
+            left[tid] -= 1
+    ok = [t for t in cal.pile(level) if t.compatible(kind) and left[t.id]]
+    total = sum(left[t.id] for t in ok)
+    if not total:
+        raise ValueError(f"the Critical {level} pile has no compatible token left for a {kind} after {len(out)} "
+                         "draws: it would be recreated first (8.2), which these odds do not model")
+    return [(t, ratio(left[t.id], total, exact)) for t in ok]
 
 
 def attack_branches(target: TargetState, attack: AttackModel, cal: Calibration, high_impact: bool, r: Rulings,
-                    exact: bool) -> dict[tuple[TargetState, int, int, str | None], object]:
+                    exact: bool, out: Sequence[str] = ()) -> dict[tuple[TargetState, int, int, str | None], object]:
     """Every way one attack can leave one target: ``{(the target after, wounds from hits, all wounds, Critical token
     id or None): probability}`` (the target after carries what the next attack meets: shields used, wounds, Mark,
-    Poison, Critical tokens)."""
-    out: dict = {}
+    Poison, Critical tokens). ``out``: the Critical tokens earlier attacks drew from the full piles
+    (:func:`token_distribution`)."""
+    drawn, out = out, {}
     for (hits, bolt, other), p_hit in hit_roll_distribution(attack, cal, exact).items():
         hr = HitRoll(hits, 1 if bolt else 0, others=1 if other else 0)
         prep, _ = prepare_target(target, attack, hr, high_impact, r)
@@ -148,7 +162,7 @@ def attack_branches(target: TargetState, attack: AttackModel, cal: Calibration, 
                 branches = [((t, res.hit_wounds, res.wounds, None), 1)]
             except _NeedToken as need:
                 branches = []
-                for tok, p_t in token_distribution(cal, need.level, need.kind, exact):
+                for tok, p_t in token_distribution(cal, need.level, need.kind, exact, drawn):
                     t, res, _ = finish_target(prep, attack, faces, None, r, token=tok)
                     branches.append(((t, res.hit_wounds, res.wounds, tok.id), p_t))
             for key, p_b in branches:
@@ -195,8 +209,8 @@ def turn_odds(target: TargetState, attacks: Sequence[AttackModel], cal: Calibrat
     Critical effects; the Energy Shields used stay used until the Refresh phase, 11.7; a Mark placed counts at once,
     8.3; the second Poison effect, 9.3.2); a target that is dead after an attack is no longer a target of the next
     (:func:`.combat.select_targets`, the engine's own rule: the later attack deals nothing to it; an agent target
-    bleeding may still be attacked). Each Critical draw is from the pile as the calibration lists it, as the engine
-    draws it.
+    bleeding may still be attacked). The Critical piles are full when the turn starts; a token an attack drew
+    stays out of its pile for the later attacks (8.2), as the engine's :class:`.combat.CriticalPiles` draws it.
 
     Args:
         target: the target before the first attack.
@@ -220,7 +234,7 @@ def turn_odds(target: TargetState, attacks: Sequence[AttackModel], cal: Calibrat
             if not kept:
                 branches = {(t, 0, 0, None): 1}
             else:
-                branches = attack_branches(t, attack, cal, high_impact, r, exact)
+                branches = attack_branches(t, attack, cal, high_impact, r, exact, [x for x in toks if x])
             for (t2, hw, ww, tok), q in branches.items():
                 key = (t2, hit_w + hw, w + ww, toks + (tok,))
                 nxt[key] = nxt.get(key, 0) + p * q

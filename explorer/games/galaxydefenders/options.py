@@ -422,6 +422,22 @@ FRIENDLY_FIRE_REACH = RulingOption(
                 "offered.",
 )
 
+CRITICAL_PILE_REFORM = RulingOption(
+    key="critical_pile_reform",
+    title="When is an empty Critical pile recreated from its discarded tokens?",
+    section="8.2 Critical",
+    readings={
+        "when_empty": "At once, the moment the last token leaves the pile: the tokens in the discard pile then are "
+                      "reshuffled into the new pile (a token discarded later waits for the next time it empties).",
+        "next_draw": "Only when a token must be drawn from the empty pile: every token discarded by then is "
+                     "reshuffled into the new pile.",
+    },
+    default="when_empty",
+    why_default="8.2 says 'once the pile is empty, recreate it by reshuffling discarded tokens': the trigger is the "
+                "pile becoming empty, not the next draw. The book never says whether a token discarded after that "
+                "moment (the instant token just drawn, a temporary one at the Refresh phase) joins it.",
+)
+
 # --- conditions between phases -----------------------------------------------------------------------------------
 
 ALL_OPTIONS: tuple[RulingOption, ...] = tuple(v for v in dict(globals()).values() if isinstance(v, RulingOption))

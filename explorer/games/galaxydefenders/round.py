@@ -17,11 +17,15 @@ once per turn; Psionic Powers, Tactics and Devices change state as 9.7.2-9.7.4 s
 Powers up) or, on an Action, activate a ``drone`` deployed earlier (9.7.4.2, 9.7.4.3). The card data is a STAND-IN.
 The Menace token (11.3.1): ``[master_alien]`` and ``menace`` on an Action. NPC Tactics (10.3): ``tactic = true``
 on an NPC activation, kind ``npc_tactic`` outside it, each colour with its timing, once per mission. The Power Suit
-(9.5): ``suit = "equip"`` / ``"unequip"`` on an Action (9.5.1, the movement bonus 9.5.2.1), ``suit = "weapon"`` on
+(9.5): ``suit = "equip"`` / ``"unequip"`` / ``"recall"`` on an Action (9.5.1, the movement bonus 9.5.2.1; on a map
+the empty suit is a figure on ``power_suit.at`` and an unequip steps to ``place``), ``suit = "weapon"`` on
 the Combat activity (9.5.2.2); its energy shields refresh in the Refresh phase (9.5.2.3). Seize (7.3): ``seize``
 on a Free Action next to a Movement activity, one agent per turn, an Immobilized, Paralyzed or Bleeding one.
 Fighting Poses (9.2.2, ``fighting_poses = true``): ``pose`` on a Movement activity, Prone stops movement, Crouching
-costs 2 points per Hex, a card that ``moves`` returns the agent to Standing, a Power Suit only Standing.
+costs 2 points per Hex, a card that ``moves`` returns the agent to Standing, a Power Suit only Standing; on a map
+each pose token's Range Attack Bonus, Range Defense Bonus and Melee Defense Penalty apply to the attacks
+(:mod:`.poses`: STAND-IN numbers, ``[fighting_pose_tokens.<pose>]`` replaces them; a weapon's ``melee`` says
+whether an attack is melee).
 
 On a map (a ``[map]`` table, :mod:`.round_map`): every agent, NPC and alien stands on a hex (``at``); a ``move``
 with ``to`` walks the agent along the shortest legal walking path, one movement point a Hex (two Crouching, 9.2.2),
@@ -50,8 +54,13 @@ naming it in ``signal`` onto the signal's hex (which alien is a Core Set rule: t
 Swarm units (11.6, :mod:`.round_map`): ``swarm`` on an alien gives its second figure, ``"<name> (2nd figure)"``,
 with its own Health points; one alien for Close Encounter cards, ruling ``prime_swarm_paralyzed``.
 
-Not yet in this increment (issue 21): the Event phase's signals on the map,
-engagement and Evade (Core Set rules; weapon Range: see :mod:`.round_map`), the empty Power Suit on the map.
+Engagement and Evade on a map (:func:`.round_map.evade_step`): an agent next to an alien that is not Burrowing is
+engaged in combat and walks away only with ``evade = true`` on its ``move`` (the Core Set's Evade test passed; this
+book names it in 7.3, 10.2.1 and 11.11 but does not print it); next to Burrowing aliens it moves away freely (7.2);
+standing up while engaged takes the entire movement activity (9.2.2); an NPC or alien whose A.I. walk leaves an
+engagement disengages without an Evade test, a cited step (10.2.1, 11.11).
+
+Not yet in this increment (issue 21): the Event phase's signals on the map.
 
 The round is a kernel sequence (:data:`ROUND_SEQUENCE`: Refresh phase; the Battle phase, one entry per agent turn,
 Close Encounter card and alien activation; Event phase) of plain step functions over the frozen :class:`RoundState`;
@@ -93,6 +102,8 @@ Scenario kind ``round`` (TOML)::
     suit_model = "mark_i"             # optional: mark_i (+2 movement) | mark_ii (+3), 9.5.2.1
     energy_shields = 3                # optional: refreshed each Refresh phase (9.5.2.3); shields_left = 1
     flying = false                    # optional: the sheet's Flying ability (9.5; 7.1.1): crosses Barrier Hex Sides
+    at = "2,1"                        # on a map, unequipped: the empty suit's Hex (9.5)
+    recall = false                    # the mission gives the Recall Power Suit special Action (9.5.1)
     [master_alien]                    # optional: a Master Alien in play and the Menace token (11.3.1)
     name = "Wormoon"
     holder = "Marine"                 # default: the Alpha Agent
@@ -186,7 +197,7 @@ from typing import Annotated, Literal
 from pydantic import Field, PrivateAttr
 
 from explorer.errors import RuleViolation, ScenarioError
-from explorer.hexgrid import Hex
+from explorer.hexgrid import Hex, distance
 from explorer.kernel import Context, Each, Outcome, play, trace_of
 from explorer.scenario import validate
 from explorer.schema import MAX_TITLE, Strict
@@ -205,6 +216,7 @@ from .missions import MissionState, RoundMissionModel, check_round_mission, cond
     rule_in_force
 from .menace import Menace
 from .round_map import MapNote, Placed
+from .poses import PoseName, PoseTokenEdit, is_stand_in, pose_tokens
 from .options import rulings as make_rulings
 
 Name = Annotated[str, Field(min_length=1, max_length=40)]
@@ -238,6 +250,10 @@ class RoundWeapon(Strict):
     range: int | None = Field(None, ge=0, le=30)
     """The weapon's Range, its card's maximum allowed range (9.2; counted per ruling ``range_unit``: Areas by
     default). ``None`` (omitted): the file does not limit it and no Range is checked."""
+    melee: bool | None = None
+    """Whether it is a melee weapon (the card says it; the Core Set's rule): with Fighting Poses on, a pose's
+    bonus or penalty depends on it (9.2.2). ``None`` (omitted): not said; an attack a pose's number depends on is
+    then refused."""
 
 
 class RoundAlien(Strict):
@@ -347,7 +363,7 @@ class ActivityModel(Strict):
     what: str = Field("", max_length=60)
     use: CardId | None = None
     drone: DroneKind | None = None
-    suit: Literal["equip", "unequip", "weapon"] | None = None
+    suit: Literal["equip", "unequip", "weapon", "recall"] | None = None
     tactic: bool = False
     menace: Literal["raise", "lower", "take"] | None = None
     seize: Name | None = None
@@ -360,6 +376,10 @@ class ActivityModel(Strict):
     NPC signal with a new NPC)."""
     place: HexKey | None = None
     """On an ``action`` using a Device that deploys a figure (on a map): the Hex it is placed on (9.7.4)."""
+    evade: bool = False
+    """On a ``move`` with ``to`` (on a map): the agent, engaged in combat (an adjacent alien that is not
+    Burrowing), passed its Evade test, a Core Set test this book names but does not print (7.3, 10.2.1, 11.11);
+    without it an engaged agent's walk is refused."""
 
 
 class RoundSignal(Strict):
@@ -428,6 +448,13 @@ class RoundSuitModel(PowerSuitModel):
     """The sheet gives the Flying ability (9.5: "the ability to move through Barrier Hexes"; 7.1.1: agents acquire
     Flying in a temporary way, thanks to power suits): its wearer's walk may cross Barrier Hex Sides (5.1)."""
     weapon: RoundWeapon | None = None
+    at: HexKey | None = None
+    """On a map: the Hex of the empty (unequipped) suit's figure (9.5: it occupies its Hex; agents, aliens and NPCs
+    cross it, only an agent who equips it ends its movement there). Required on a map when no agent wears it;
+    omitted when one does (the suit is where its wearer is)."""
+    recall: bool = False
+    """The mission gives the Recall Power Suit special Action (9.5.1: "in the later missions"; the Storybook's
+    mission special rules say which): ``suit = "recall"`` on an Action equips the suit wherever it is."""
 
 
 SUIT_BONUS = {"mark_i": 2, "mark_ii": 3}
@@ -461,6 +488,9 @@ class RoundScenario(GdScenarioHeader):
     cards: list[CardModel] = Field(default_factory=list, max_length=MAX_CARDS)
     master_alien: RoundMasterAlien | None = None
     fighting_poses: bool = False
+    fighting_pose_tokens: dict[PoseName, PoseTokenEdit] = Field(default_factory=dict, max_length=3)
+    """With ``fighting_poses = true``: the numbers on your Fighting Pose tokens (9.2.2), replacing the STAND-IN
+    values of ``card_data/fighting-poses.toml`` field by field (:mod:`.poses`)."""
     twins_in_arms: bool = False
     """10.1.1.1 Twins in Arms [Optional rule=OFF]: ON, an NPC card may be the twin (``twin_of``) of an agent in play."""
     turns: list[TurnModel] = Field(default_factory=list, max_length=6)
@@ -484,6 +514,10 @@ class RoundScenario(GdScenarioHeader):
     that point, each once (refused otherwise, and an entry for a reshuffle that never comes); a reshuffle without an
     entry takes its order from the seed. As Mass Effect's ``reshuffles`` for its Hazard deck."""
     npc_specialist: Name | None = None
+    critical_discard: list[Annotated[str, Field(min_length=1, max_length=40)]] = Field(default_factory=list,
+                                                                                       max_length=60)
+    """On a map: Critical token ids in the discard piles when the round starts (8.2: out of the piles until a pile
+    is recreated, ruling ``critical_pile_reform``). Every other token is in its pile. Default: none."""
     drones: list[RoundDrone] = Field(default_factory=list, max_length=12)
     drone_tiles: dict[DroneKind, DroneTile] = Field(default_factory=dict, max_length=3)
     _source: str = PrivateAttr("scenario")
@@ -575,6 +609,9 @@ def parse_round(data: dict, source: str) -> RoundScenario:
             if a.drone is not None and (a.kind != "action" or a.use is not None):
                 raise ScenarioError(f"{f}.drone", "a drone is activated by the Action activity alone (9.7.4.2, 9.7.4.3)",
                                     "kind = 'action' without use", source)
+            if a.evade and (a.kind != "move" or a.to is None):
+                raise ScenarioError(f"{f}.evade", "an Evade is the engaged agent's test to walk away (7.3, 10.2.1, "
+                                    "11.11)", "kind = 'move' with to", source)
             if a.pose is not None and a.kind != "move":
                 raise ScenarioError(f"{f}.pose", "a Fighting Pose is assumed by spending movement (9.2.2)",
                                     "kind = 'move'", source)
@@ -593,12 +630,24 @@ def parse_round(data: dict, source: str) -> RoundScenario:
                 raise ScenarioError(f"{f}.menace", "no Master Alien is in play", "a [master_alien] table", source)
             if a.suit is not None and sc.power_suit is None:
                 raise ScenarioError(f"{f}.suit", "the round has no Power Suit", "a [power_suit] table", source)
-            if a.suit in ("equip", "unequip") and (a.kind != "action" or a.use or a.drone):
+            if a.suit == "recall" and not sc.power_suit.recall:
+                raise ScenarioError(f"{f}.suit", "the Recall Power Suit special Action comes in the later missions "
+                                    "(9.5.1): the mission's special rules give it", "power_suit.recall = true, or "
+                                    "'equip' in the suit's Hex", source)
+            if a.place is not None and a.suit == "unequip":
+                pass
+            elif a.place is not None and a.suit is not None:
+                raise ScenarioError(f"{f}.place", "place names a Device's figure's Hex, or the Hex an agent leaving "
+                                    "its Power Suit steps to (9.5.1)", "suit = 'unequip', or a Device", source)
+            if a.suit in ("equip", "unequip", "recall") and (a.kind != "action" or a.use or a.drone):
                 raise ScenarioError(f"{f}.suit", f"to {a.suit} a Power Suit the agent spends its Action activity "
                                     "(9.5.1)", "kind = 'action' without use or drone", source)
             if a.suit == "weapon" and a.kind not in ("combat", "action"):
                 raise ScenarioError(f"{f}.suit", "the Power Suit's weapon is fired with the Combat activity "
                                     "(9.5.2.2)", "kind = 'combat'", source)
+    if sc.fighting_pose_tokens and not sc.fighting_poses:
+        raise ScenarioError("fighting_pose_tokens", "the Fighting Poses optional rule is off (9.2.2, default OFF)",
+                            "fighting_poses = true, or omit fighting_pose_tokens", source)
     for i, a in enumerate(sc.agents):
         if a.pose != "standing" and not sc.fighting_poses:
             raise ScenarioError(f"agents[{i}].pose", "the Fighting Poses optional rule is off (9.2.2, default OFF)",
@@ -728,6 +777,8 @@ class RoundContext(Context):
     table: Mapping[str, CardModel] | None = None
     stand_ins: frozenset[str] = frozenset()
     amap: object | None = None
+    piles: object | None = None
+    """On a map: the round's Critical piles (:class:`.combat.CriticalPiles`, 8.2), shared by every attack."""
 
 
 # ------------------------------------------------------------------------------------------------ steps
@@ -764,6 +815,8 @@ def refresh_phase(state: RoundState, ctx: RoundContext) -> tuple[RoundState, tup
     state = replace(state, aliens=tuple(aliens))
     suit, st = power_suit_energy(state.suit, sec)
     steps += st
+    if suit is None and state.suit is not None:     # 9.5: its figure goes to the Warehouse (an empty one's hex)
+        state = replace(state, figures=tuple(p for p in state.figures if p.side != "power_suit"))
     full = ctx.scenario.power_suit.energy_shields if ctx.scenario.power_suit else None
     shields = state.suit_shields
     if suit is not None and full is not None:
@@ -941,7 +994,7 @@ def agent_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[Round
             steps += st
             label += f" [menace {act.menace}]"
         if act.suit is not None:
-            state, st = suit_activity(state, ctx, turn.agent, act.suit, act.kind, f"{f}.suit", sec)
+            state, st = suit_activity(state, ctx, turn.agent, act.suit, act.kind, f"{f}.suit", sec, act.place)
             steps += st
             label += f" [suit {act.suit}]"
         if act.use is not None or act.drone is not None:
@@ -1003,9 +1056,10 @@ def agent_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[Round
     return replace(state, turns=state.turns + (rec,)), tuple(steps)
 
 
-POSE_COST = {"crouching": 1, "prone": 2, "standing": 1}
-"""STAND-IN movement points to assume each Fighting Pose (9.2.2: the costs are printed on the agent's pose tokens;
-the Fighting Poses example 1 spends 2 points to go prone). Edit here for your tokens."""
+def pose_cost(ctx: RoundContext, pose: str) -> int:
+    """Movement points to assume ``pose`` (9.2.2: printed on the agent's pose token; the STAND-IN of
+    ``card_data/fighting-poses.toml`` unless the file's ``[fighting_pose_tokens.<pose>]`` gives it)."""
+    return pose_tokens(ctx.scenario.fighting_pose_tokens)[pose].cost
 
 
 def move_with_pose(state: RoundState, ctx: RoundContext, agent: str, pose: str | None, field: str, sec: str
@@ -1034,9 +1088,20 @@ def move_with_pose(state: RoundState, ctx: RoundContext, agent: str, pose: str |
         _refuse(ctx, f"{agent} wears {suit.name}: the only Fighting Pose possible with it is Standing",
                 S.FIGHTING_POSES, field, sec)
     poses = tuple((a, pose if a == agent else p) for a, p in state.poses)
+    if pose == "standing" and ctx.amap is not None:
+        from .round_map import adjacent_foes
+
+        foes, _ = adjacent_foes(state, ctx, agent)
+        if foes:
+            return replace(state, poses=poses), (Step(
+                f"{agent} spends its entire movement activity to go from {now.title()} to Standing", S.FIGHTING_POSES,
+                f"Engaged in combat ({', '.join(foes)}): standing up from Crouching or Prone takes the entire "
+                "movement activity, whatever the token's cost.", {"pose": pose, "engaged": foes}, (agent,), sec),)
     return replace(state, poses=poses), (Step(
-        f"{agent} spends {plural(POSE_COST[pose], 'movement point')} to go from {now.title()} to {pose.title()}",
-        S.FIGHTING_POSES, "STAND-IN cost (the real cost is printed on the pose token)." + (
+        f"{agent} spends {plural(pose_cost(ctx, pose), 'movement point')} to go from {now.title()} to "
+        f"{pose.title()}", S.FIGHTING_POSES, ("STAND-IN cost (the real cost is printed on the pose token)."
+                                              if is_stand_in(ctx.scenario.fighting_pose_tokens, pose, "cost") else
+                                              "The cost on the pose token (the file's fighting_pose_tokens).") + (
             " Prone: no movement until it changes pose." if pose == "prone" else
             " Crouching: 2 movement points per Hex." if pose == "crouching" else ""), section=sec, marks=(agent,),
         facts={"pose": pose}),)
@@ -1145,46 +1210,96 @@ def use_npc_tactic(state: RoundState, ctx: RoundContext, npc: str, during: bool,
         section=sec, marks=(npc,), facts={"npc": npc, "tactic": n.tactic}),)
 
 
-def suit_activity(state: RoundState, ctx: RoundContext, agent: str, what: str, kind: str, field: str, sec: str
-                  ) -> tuple[RoundState, tuple[Step, ...]]:
+def suit_activity(state: RoundState, ctx: RoundContext, agent: str, what: str, kind: str, field: str, sec: str,
+                  place: str | None = None) -> tuple[RoundState, tuple[Step, ...]]:
     """The Power Suit in an agent's turn. ``equip`` (9.5.1, with the Action): the suit must be in play and not worn
-    by another agent; the agent pilots it at once and its movement bonus joins this turn's movement (9.5.2.1).
-    ``unequip`` (9.5.1, with the Action): only its wearer; the agent's figure goes to a Hex adjacent to the suit.
-    ``weapon`` (9.5.2.2, the Combat activity): only its wearer.
+    by another agent; on a map the agent stands in the suit's Hex; the agent pilots it at once and its movement bonus
+    joins this turn's movement (9.5.2.1). ``recall`` (9.5.1, the Recall Power Suit special Action of the later
+    missions, ``power_suit.recall``): the suit is teleported over the agent, wherever it is, and equipped.
+    ``unequip`` (9.5.1, with the Action): only its wearer; the empty suit stays in its Hex and, on a map, the agent's
+    figure goes to ``place``, a Hex next to it joined by a legal walking path. ``weapon`` (9.5.2.2, the Combat
+    activity): only its wearer.
 
     Raises:
         RuleViolation: no suit in play (it left play in the Refresh phase), worn by another agent, not worn by this
-            agent, or the weapon fired with the Action while the Combat activity is separate (``combat_activity``).
+            agent, equipped from another Hex, an unequip without a legal ``place``, or the weapon fired with the
+            Action while the Combat activity is separate (``combat_activity``).
     """
     suit = state.suit
     if suit is None:
         _refuse(ctx, "the Power Suit is no longer in play (it had no Battery to pay in the Refresh phase)",
                 S.POWER_SUIT, field, sec)
-    if what == "equip":
+    from .round_map import Moved, _moved, _noted, where
+
+    if what in ("equip", "recall"):
         if suit.equipped_by == agent:
             _refuse(ctx, f"{agent} already wears {suit.name}", S.POWER_SUIT_EQUIP, field, sec)
         if suit.equipped_by is not None:
             _refuse(ctx, f"{suit.equipped_by} wears {suit.name}; it must unequip it first (its Action)",
                     S.POWER_SUIT_EQUIP, field, sec)
+        on_map = ctx.amap is not None
+        there, mine = (where(state, suit.name), where(state, agent)) if on_map else (None, None)
+        if what == "equip" and on_map and there != mine:
+            _refuse(ctx, f"{agent} is on {mine}, not in the suit's Hex {there}: it moves there, then equips it with "
+                    "its Action (or uses the Recall Power Suit special Action, where the mission gives it)",
+                    S.POWER_SUIT_EQUIP, field, sec)
         model = ctx.scenario.power_suit.suit_model
-        steps = [Step(f"{agent} equips {suit.name}", S.POWER_SUIT_EQUIP, "The agent's figure leaves play in favour "
-                      "of the suit's figure; it pilots the suit until it leaves it or the Batteries run out.",
-                      {"equipped_by": agent}, (agent, suit.name), sec)]
+        steps = [Step(f"{agent} recalls {suit.name}: it is teleported over the agent and equipped" if what == "recall"
+                      else f"{agent} equips {suit.name}", S.POWER_SUIT_EQUIP,
+                      ("The Recall Power Suit special Action of the later missions (the mission's special rules "
+                       "give it): no need to reach the suit's Hex. " if what == "recall" else "") +
+                      "The agent's figure leaves play in favour of the suit's figure; it pilots the suit until it "
+                      "leaves it or the Batteries run out." + (f" The empty suit left {there}." if what == "recall"
+                                                               and on_map and there != mine else ""),
+                      {"equipped_by": agent} | ({"recalled_from": str(there)} if what == "recall" and on_map else {}),
+                      (agent, suit.name), sec)]
         if model is not None:
             steps.append(Step(f"+{SUIT_BONUS[model]} movement from the {'Mark I' if model == 'mark_i' else 'Mark II'}"
                               " suit", S.POWER_SUIT_MOVEMENT, "The bonus joins the agent's standard movement, this "
                               "turn too: equipping does not interrupt movement.", {"bonus": SUIT_BONUS[model]},
                               (agent,), sec))
-        return replace(state, suit=replace(suit, equipped_by=agent)), tuple(steps)
+        state = replace(state, suit=replace(suit, equipped_by=agent))
+        if on_map:
+            state = replace(state, figures=tuple(p for p in state.figures if p.side != "power_suit"))
+        return state, tuple(steps)
     if suit.equipped_by != agent:
         _refuse(ctx, f"{agent} does not wear {suit.name}" + (f" ({suit.equipped_by} does)" if suit.equipped_by
                                                             else " (it is unequipped)"),
                 S.POWER_SUIT_EQUIP if what == "unequip" else S.POWER_SUIT_COMBAT, field, sec)
     if what == "unequip":
-        return replace(state, suit=replace(suit, equipped_by=None)), (Step(
-            f"{agent} unequips {suit.name}", S.POWER_SUIT_EQUIP, "The agent's figure is placed on a Hex adjacent to "
-            "the suit, joined by a legal walking path; the empty suit stays in its Hex.", {"equipped_by": None},
-            (agent, suit.name), sec),)
+        state = replace(state, suit=replace(suit, equipped_by=None))
+        if ctx.amap is None:
+            return state, (Step(
+                f"{agent} unequips {suit.name}", S.POWER_SUIT_EQUIP, "The agent's figure is placed on a Hex adjacent "
+                "to the suit, joined by a legal walking path; the empty suit stays in its Hex.", {"equipped_by": None},
+                (agent, suit.name), sec),)
+        from .round_map import Placed
+
+        here = where(state, agent)
+        pf = field.rsplit(".", 1)[0] + ".place"
+        if place is None:
+            _refuse(ctx, f"{agent} leaves {suit.name} on {here}: name the adjacent Hex its figure goes to (place)",
+                    S.POWER_SUIT_EQUIP, pf, sec)
+        to = Hex.parse(place)
+        model = next(a for a in ctx.scenario.agents if a.name == agent)
+        busy = {h: p.name for p in state.figures if p.name != agent for h in p.hexes}
+        why = ""
+        if to not in ctx.amap.area_of or to in ctx.amap.blocking or distance(to, here) != 1:
+            why = f"is not an open Hex next to the suit's Hex {here}"
+        elif to in busy:
+            why = f"is occupied by {busy[to]}"
+        elif not ctx.amap.graph(model.flying).has_edge(here, to):
+            why = f"is next to {here} but no legal walking path joins them (a Barrier, a wall or a locked door)"
+        if why:
+            _refuse(ctx, f"{agent} cannot step out of {suit.name} to {to}: it {why}", S.POWER_SUIT_EQUIP, pf, sec)
+        step = Step(f"{agent} unequips {suit.name} and steps out to {to}", S.POWER_SUIT_EQUIP,
+                    f"The agent's figure is placed on a Hex next to the suit, joined by a legal walking path; the empty "
+                    f"suit stays in {here}, occupying it: agents, aliens and NPCs may cross it, aliens and NPCs never "
+                    "end their movement there, and aliens ignore it (9.5).", {"equipped_by": None, "at": str(to)},
+                    (agent, suit.name, str(to)), sec)
+        state = _moved(state, {agent: to})
+        state = replace(state, figures=state.figures + (Placed(suit.name, "power_suit", here),))
+        return _noted(state, Moved(agent, (here, to)), step=step.title), (step,)
     if kind == "action" and ctx.rulings.reading("combat_activity") == "separate":
         _refuse(ctx, f"{suit.name}'s weapon is fired with the Combat activity, not the Action (ruling "
                 "combat_activity)", S.POWER_SUIT_COMBAT, field, sec)
@@ -1468,8 +1583,16 @@ def round_context(scenario: RoundScenario, rulings, seed: int | None = None, rol
     own = {c.id for c in scenario.cards}
     amap = map_of(scenario)
     dice = None if amap is None else Dice(roller=roller, seed=seed if seed is not None else scenario.seed)
+    piles = None
+    if amap is not None:
+        from .calibration import default_calibration
+        from .combat import CriticalPiles, with_source
+
+        with with_source(scenario._source):
+            piles = CriticalPiles(default_calibration(), discard=scenario.critical_discard, rulings=rulings)
     return RoundContext(rulings=rulings, dice=dice, scenario=scenario, source=scenario._source, table=table,
-                        stand_ins=frozenset(c.id for c in stand_in_cards() if c.id not in own), amap=amap)
+                        stand_ins=frozenset(c.id for c in stand_in_cards() if c.id not in own), amap=amap,
+                        piles=piles)
 
 
 def round_frames(scenario: RoundScenario, rulings, seed: int | None = None, roller=None) -> tuple:

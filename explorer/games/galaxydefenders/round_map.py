@@ -35,9 +35,11 @@ joins the agent's next attack this turn under ruling ``card_bonus_timing`` (defa
 to the current Hit roll" is played just before the attack it helps). A weapon with a ``range`` is checked against it
 (9.2; counted in Areas or Hexes per ruling ``range_unit``): an agent's attack beyond it is refused; an NPC's or
 alien's "attack" behavior rule with its target beyond it cannot be applied, so the next rule is (10.2.1, 11.11);
-the attack after a "move ... and attack" rule's move is not made when beyond it (a cited step). Not modelled here: engagement and Evade (Core Set
-rules this book does not print; it says only that NPCs and aliens disengage without an Evade test, 10.2.1, 11.11),
-the empty Power Suit's figure on the map, drones on the map.
+the attack after a "move ... and attack" rule's move is not made when beyond it (a cited step). Engagement and Evade
+(:func:`evade_step`, :func:`disengaged`): an agent next to an alien that is not Burrowing is engaged in combat and
+walks away only with ``evade = true`` (the Core Set's test, which this book names in 7.3, 10.2.1 and 11.11 but does
+not print, so the file gives its result); Burrowing aliens never engage (7.2); an NPC or alien whose A.I. walk leaves
+an engagement disengages without an Evade test (10.2.1, 11.11).
 """
 
 from __future__ import annotations
@@ -148,6 +150,7 @@ def check_round_map(sc: RoundScenario, source: str) -> None:
                  if getattr(a, k) is not None] +
                 [f"turns[{i}].close_encounter" for i, t in enumerate(sc.turns) if t.close_encounter] +
                 [k for k in ("signals", "npc_deck", "npc_discard", "npc_reshuffles", "drones") if getattr(sc, k)] +
+                (["power_suit.at"] if sc.power_suit is not None and sc.power_suit.at is not None else []) +
                 [f"turns[{i}].activities[{j}].{k}" for i, j, a in acts for k in ("reveal", "place")
                  if getattr(a, k)])
         if used:
@@ -177,13 +180,21 @@ def check_round_map(sc: RoundScenario, source: str) -> None:
         if x.base is not None and x.swarm is not None:
             raise ScenarioError(f"aliens[{i}].swarm", "an alien is either multi-hex (11.8) or a Prime Swarm unit "
                                 "(11.6)", "base or swarm, not both", source)
+    ps = sc.power_suit
+    if ps is not None and ps.equipped_by is None and ps.at is None:
+        raise ScenarioError("power_suit.at", "an unequipped Power Suit on the map occupies a Hex (9.5)",
+                            "\"q,r\" of a map hex", source)
+    if ps is not None and ps.equipped_by is not None and ps.at is not None:
+        raise ScenarioError("power_suit.at", f"{ps.equipped_by} wears the suit: it stands where its wearer does",
+                            "omit at while equipped_by is given", source)
     face = {x.name: x.at if x.at is not None else signal_at[x.signal].at for x in sc.aliens}
     spots = [(f"agents[{i}].at", a.name, a.at) for i, a in enumerate(sc.agents)] + \
             [(f"npcs[{i}].at", n.name, n.at) for i, n in enumerate(sc.npcs)] + \
             [(f"aliens[{i}].at", x.name, x.at) for i, x in enumerate(sc.aliens) if x.signal is None] + \
             [(f"aliens[{i}].base", x.name, x.base) for i, x in enumerate(sc.aliens) if x.base is not None] + \
             [(f"aliens[{i}].swarm", second_name(x.name), x.swarm) for i, x in enumerate(sc.aliens)
-             if x.swarm is not None]
+             if x.swarm is not None] + \
+            ([("power_suit.at", ps.name, ps.at)] if ps is not None and ps.at is not None else [])
     for i, x in enumerate(sc.aliens):
         if x.base is None:
             continue
@@ -322,7 +333,9 @@ def placed_initial(sc: RoundScenario) -> tuple[Placed, ...]:
                  [Placed(drone_name(d.kind, d.owner), "hologram" if d.kind == "hologram" else "drone",
                          Hex.parse(d.at)) for d in sc.drones] +
                  [Placed(n.name, "npc", Hex.parse(n.at)) for n in sc.npcs] +
-                 [p for x in sc.aliens if x.signal is None for p in alien_placed(x, Hex.parse(x.at))])
+                 [p for x in sc.aliens if x.signal is None for p in alien_placed(x, Hex.parse(x.at))] +
+                 ([Placed(sc.power_suit.name, "power_suit", Hex.parse(sc.power_suit.at))]
+                  if sc.power_suit is not None and sc.power_suit.at is not None else []))
 
 
 def second_name(name: str) -> str:
@@ -387,6 +400,53 @@ def hexes_of(state: RoundState, name: str) -> tuple[Hex, ...]:
     return next((p.hexes for p in state.figures if p.name == name), ())
 
 
+ALIEN_SIDES = ("alien", "master_alien")
+AGENT_SIDES = ("agent", "npc", "drone", "hologram")
+
+
+def adjacent_foes(state: RoundState, ctx: RoundContext, name: str, at: tuple[Hex, ...] | None = None
+                  ) -> tuple[list[str], list[str]]:
+    """The opponents on hexes adjacent to figure ``name`` (at its hexes, or at ``at``): ``(engaging, burrowing)``.
+    An agent, NPC or drone and an adjacent alien are engaged in combat (the Core Set's rule, which 6.2 keeps; a
+    Barrier Hex Side keeps hexes adjacent, 5.1), except a Burrowing alien, which never engages (7.2). Each alien
+    once, by its unit (a multi-hex alien's either hex, 11.8)."""
+    me = next((p for p in state.figures if p.name == name), None)
+    if me is None:
+        return [], []
+    mine = at if at is not None else me.hexes
+    foes = ALIEN_SIDES if me.side in AGENT_SIDES else AGENT_SIDES
+    burrow = {x.name for x in ctx.scenario.aliens if x.burrowing}
+    engaging: list[str] = []
+    burrowing: list[str] = []
+    for p in state.figures:
+        if p.side not in foes or p.side == "hologram" and me.side in ALIEN_SIDES:
+            continue
+        if any(distance(a, b) == 1 for a in mine for b in p.hexes):
+            unit = unit_of(ctx, p.name) if p.side in ALIEN_SIDES else p.name
+            if p.side in ALIEN_SIDES and unit in burrow or me.side in ALIEN_SIDES and unit_of(ctx, name) in burrow:
+                if unit not in burrowing:
+                    burrowing.append(unit)
+            elif unit not in engaging:
+                engaging.append(unit)
+    return engaging, burrowing
+
+
+def disengaged(before: RoundState, after: RoundState, ctx: RoundContext, name: str, kind: str, sec: str
+               ) -> tuple[Step, ...]:
+    """An NPC or alien whose A.I. walk took it away from an opponent it was engaged with: it disengages without an
+    Evade test (10.2.1 for NPCs, 11.11 for aliens). Nothing when it stayed engaged or never was."""
+    start, _ = adjacent_foes(before, ctx, name)
+    end, _ = adjacent_foes(after, ctx, name)
+    left = [n for n in start if n not in end]
+    if not left or where(before, name) == where(after, name):
+        return ()
+    npc = kind == "npc"
+    return (Step(f"{name} disengages from {', '.join(left)} without an Evade test",
+                 S.NPC_MOVEMENT if npc else S.ALIEN_MOVEMENT,
+                 ("NPCs" if npc else "Aliens") + " may disengage from melee without an Evade test; they always can "
+                 "when their A.I. requires it.", {"disengaged": left}, (name,), sec),)
+
+
 def sight(ctx: RoundContext, froms: tuple[Hex, ...], tos: tuple[Hex, ...]) -> tuple[bool, str]:
     """Line of sight between two figures, any hex of either (11.8: a multi-hex alien sees a target, and can be
     attacked, when at least one hex of its base is in line of sight); ruling ``line_of_sight``. Returns
@@ -435,7 +495,7 @@ def walk(state: RoundState, ctx: RoundContext, agent, act, field: str, sec: str)
     """
     import networkx as nx
 
-    from .round import POSE_COST, SUIT_BONUS
+    from .round import SUIT_BONUS, pose_cost
 
     if act.to is None:
         return state, ()
@@ -446,9 +506,16 @@ def walk(state: RoundState, ctx: RoundContext, agent, act, field: str, sec: str)
     if goal in amap.blocking:
         _refuse(ctx, f"{goal} is a Blocking Hex", S.AGENT_TURN, f, sec)
     busy = {h: p.name for p in state.figures if p.name != name for h in p.hexes}
+    suit_there = next((p.name for p in state.figures if p.side == "power_suit" and p.at == goal), None)
+    if suit_there is not None and busy.get(goal) == suit_there:
+        if not _equips_later(ctx, field):
+            _refuse(ctx, f"{goal} holds the empty {suit_there}: an agent ends its movement there only to equip it "
+                    "with its Action this turn (it may walk through)", S.POWER_SUIT_EQUIP, f, sec)
+        del busy[goal]
     if goal in busy:
         _refuse(ctx, f"{goal} is occupied by {busy[goal]}: no figure ends its movement on an occupied Hex",
                 S.AGENT_TURN, f, sec)
+    engaged = evade_step(state, ctx, name, act, f, sec)
     reading = ctx.rulings.reading("agent_path_figures")
     suit = state.suit
     suit_flies = bool(suit is not None and suit.equipped_by == name and ctx.scenario.power_suit is not None
@@ -473,7 +540,7 @@ def walk(state: RoundState, ctx: RoundContext, agent, act, field: str, sec: str)
     pose = state.pose_of(name)
     per = 2 if pose == "crouching" else 1
     cost = (len(path) - 1) * per
-    extra = POSE_COST[act.pose] if act.pose and ctx.scenario.fighting_poses else 0
+    extra = pose_cost(ctx, act.pose) if act.pose and ctx.scenario.fighting_poses else 0
     points = agent.movement
     parts = [f"movement {agent.movement}"]
     model = ctx.scenario.power_suit.suit_model if ctx.scenario.power_suit else None
@@ -499,7 +566,60 @@ def walk(state: RoundState, ctx: RoundContext, agent, act, field: str, sec: str)
                    if suit_flies and _crosses_barrier(amap, path) else ""),
                 {"path": [str(h) for h in path], "points": cost, "of": points}, (name, *map(str, path[1:])), sec)
     state = _noted(_moved(state, {name: goal}), Moved(name, path, cost), step=step.title)
-    return state, (step,)
+    return state, engaged + (step,)
+
+
+def evade_step(state: RoundState, ctx: RoundContext, name: str, act, field: str, sec: str) -> tuple[Step, ...]:
+    """Engagement before an agent's walk: an agent engaged in combat (an adjacent alien, :func:`adjacent_foes`)
+    moves away only after an Evade, a Core Set test this rulebook keeps (6.2) and names (7.3: the seized agent moves
+    "without performing an Evade"; 10.2.1 and 11.11: NPCs and aliens disengage without one), but does not print:
+    the file says the agent passed it with ``evade = true``. Next to Burrowing aliens only it is not engaged and
+    moves away freely (7.2). With Fighting Poses on, standing up while engaged takes the entire movement activity
+    (9.2.2), so no walk goes with it. A drone's walk (``act.evade`` is ``None``) is not checked: its Device tile,
+    which says how it moves, is not printed (9.7.4).
+
+    Raises:
+        RuleViolation: an engaged agent walking without ``evade = true``; ``evade = true`` when not engaged; a walk
+            with a stand-up while engaged.
+    """
+    if getattr(act, "evade", None) is None:
+        return ()                   # a drone's walk (9.7.4.2, 9.7.4.3): its tile's engagement rules are not printed
+    foes, burrowers = adjacent_foes(state, ctx, name)
+    if foes and ctx.scenario.fighting_poses and act.pose == "standing" and state.pose_of(name) != "standing":
+        _refuse(ctx, f"{name} is engaged in combat ({', '.join(foes)}): standing up takes its entire movement "
+                "activity, so it cannot also walk", S.FIGHTING_POSES, field, sec)
+    if foes and not act.evade:
+        _refuse(ctx, f"{name} is engaged in combat with {', '.join(foes)}: moving away needs an Evade (the Core Set "
+                "test, not printed in this book); evade = true if it passed", S.BATTLE_PHASE,
+                field.rsplit(".", 1)[0] + ".evade", sec)
+    if act.evade and not foes:
+        _refuse(ctx, f"{name} is not engaged in combat" + (
+            f": {', '.join(burrowers)} (Burrowing) never engage{'s' if len(burrowers) == 1 else ''}"
+            if burrowers else " (no alien adjacent)") + ", so there is no Evade",
+                S.BURROWING if burrowers else S.BATTLE_PHASE, field.rsplit(".", 1)[0] + ".evade", sec)
+    steps: tuple[Step, ...] = ()
+    if foes:
+        steps += (Step(f"{name} is engaged in combat with {', '.join(foes)}: it Evades", S.BATTLE_PHASE,
+                       "An engaged agent moves away only after an Evade, the Core Set test this book keeps (6.2) "
+                       "and names in 7.3, 10.2.1 and 11.11 without printing it; the file says it passed "
+                       "(evade = true).", {"engaged": foes, "evade": True}, (name,), sec),)
+    if burrowers:
+        steps += (Step(f"{name} moves away from {', '.join(burrowers)} freely: Burrowing aliens never engage",
+                       S.BURROWING, "Their targets are never engaged in combat, so an adjacent agent may freely "
+                       "move away.", {"burrowing": burrowers}, (name,), sec),)
+    return steps
+
+
+def _equips_later(ctx: RoundContext, field: str) -> bool:
+    """Whether the turn of activity ``field`` (``turns[i].activities[j]``) equips the Power Suit with a later
+    activity (9.5.1: only then may the agent end its movement in the empty suit's Hex)."""
+    import re
+
+    m = re.match(r"turns\[(\d+)\]\.activities\[(\d+)\]", field)
+    if m is None:
+        return False
+    i, j = int(m.group(1)), int(m.group(2))
+    return any(a.suit == "equip" for a in ctx.scenario.turns[i].activities[j + 1:])
 
 
 def _crosses_barrier(amap, path) -> bool:
@@ -541,7 +661,8 @@ def _target_state(state: RoundState, name: str) -> TargetState:
 
 def _write_back(state: RoundState, targets) -> RoundState:
     by = {t.name: t for t in targets}
-    agents = tuple(replace(by[a.name], suit_shields=None) if a.name in by else a for a in state.agents)
+    agents = tuple(replace(by[a.name], suit_shields=None, pose="", pose_dice=0) if a.name in by else a
+                   for a in state.agents)
     aliens = tuple(by.get(a.name, a) for a in state.aliens)
     drones = tuple(by.get(d.name, d) for d in state.drones)
     npcs = tuple(replace(n, figure=by[n.figure.name]) if n.figure.name in by else n for n in state.npcs)
@@ -555,7 +676,8 @@ def _write_back(state: RoundState, targets) -> RoundState:
 
 def attack_on_map(state: RoundState, ctx: RoundContext, attacker: str, kind: str, weapon: RoundWeapon, target: str,
                   rolled, field: str, sec: str, *, controller: str | None = None, bonus_hits: int = 0,
-                  bonus_dice: dict | None = None, suit: bool = False) -> tuple[RoundState, tuple[Step, ...]]:
+                  bonus_dice: dict | None = None, suit: bool = False, pose_hits: int = 0
+                  ) -> tuple[RoundState, tuple[Step, ...]]:
     """One attack on the round's map, resolved by the ``combat`` kind's :data:`.combat.ATTACK_SEQUENCE` (target
     selection with the map's Areas for Area and Explosion damage, the Hit roll, each target's defence, wounds,
     Poison, the Critical token, the Menace token) over every opponent on the map; the wounds, tokens and the Power
@@ -565,7 +687,7 @@ def attack_on_map(state: RoundState, ctx: RoundContext, attacker: str, kind: str
     names = [p.name for p in state.figures if p.side in foes]
     allies, fire = friendly_fire(state, ctx, attacker, kind, weapon, sec)
     names += allies
-    targets = tuple(_target_state(state, n) for n in names)
+    targets = pose_defence(state, ctx, tuple(_target_state(state, n) for n in names), weapon, attacker, sec)
     spots = {n: hexes_of(state, n) for n in names}
     atk = AttackModel(attacker=attacker, attacker_kind=kind if kind != "master_alien" else "master_alien",
                       weapon=weapon.name, dice=dict(weapon.dice), fixed_hits=weapon.fixed_hits, bonus_hits=bonus_hits,
@@ -573,11 +695,12 @@ def attack_on_map(state: RoundState, ctx: RoundContext, attacker: str, kind: str
                       power_suit_weapon=suit, damage=weapon.damage, target=target,
                       effects=[e.model_dump() for e in weapon.effects],
                       rolled=rolled.model_dump() if rolled is not None else None, controller=controller)
+    atk._pose_hits = pose_hits
     if atk.rolled is not None:      # dice fixed for an ally stay valid under either reading of friendly_fire_reach
         check_rolled_keys(atk, names + [a for a in fire_allies(state, ctx, attacker, kind, weapon) if a not in names],
                           field, ctx.source)
     cctx = CombatContext(rulings=ctx.rulings, dice=ctx.dice, attacks=(atk,),
-                         tables=(TableDice(default_calibration(), atk.rolled, ctx.dice),),
+                         tables=(TableDice(default_calibration(), atk.rolled, ctx.dice, piles=ctx.piles),),
                          high_impact=ctx.scenario.high_impact, source=ctx.source, amap=ctx.amap, spots=spots)
     with with_source(ctx.source, f"{field}."):
         after, steps = run(CombatState(targets, state.menace), ATTACK_SEQUENCE, cctx)
@@ -689,9 +812,83 @@ def agent_attack(state: RoundState, ctx: RoundContext, agent, act, field: str, s
         if n and c not in colours:
             _refuse(ctx, f"a card adds a {c} die, but {w.name} rolls " + (" and ".join(colours) or "no dice") +
                     " (a power adds dice of the weapon's colours)", S.AGENT_COMBAT, f"{field}.use", sec)
-    state, steps = attack_on_map(state, ctx, name, "agent", w, t, act.rolled, field, sec, bonus_hits=bonus_hits,
-                                 bonus_dice=bonus_dice, suit=suit)
-    return state, first + steps
+    bonus, pose_steps = pose_attack_bonus(state, ctx, name, w, sec)
+    state, steps = attack_on_map(state, ctx, name, "agent", w, t, act.rolled, field, sec,
+                                 bonus_hits=bonus_hits + bonus, bonus_dice=bonus_dice, suit=suit, pose_hits=bonus)
+    return state, first + pose_steps + steps
+
+
+def _pose_of(state: RoundState, ctx: RoundContext, name: str) -> str:
+    return state.pose_of(name) if ctx.scenario.fighting_poses else "standing"
+
+
+def _weapon_field(ctx: RoundContext, attacker: str) -> str:
+    """The file field of ``attacker``'s weapon's ``melee`` (an agent, NPC or alien; else a drone's tile)."""
+    for key in ("agents", "npcs", "aliens"):
+        for i, x in enumerate(getattr(ctx.scenario, key)):
+            if x.name == unit_of(ctx, attacker):
+                return f"{key}[{i}].weapon.melee"
+    return "drone_tiles.weapon.melee"
+
+
+def _needs_melee(ctx: RoundContext, w: RoundWeapon, attacker: str, who: str, pose: str, sec: str) -> None:
+    if w.melee is None:
+        _refuse(ctx, f"{who} is {pose.title()}: its Fighting Pose's number depends on whether {w.name} is a melee or "
+                "a ranged weapon, which the file does not say (melee = true or false)", S.FIGHTING_POSES,
+                _weapon_field(ctx, attacker), sec)
+
+
+def pose_attack_bonus(state: RoundState, ctx: RoundContext, name: str, w: RoundWeapon, sec: str
+                      ) -> tuple[int, tuple[Step, ...]]:
+    """9.2.2 Fighting Poses (with ``fighting_poses = true``): an agent Crouching or Prone adds its pose token's
+    Range Attack Bonus in hits to each ranged attack (a melee attack gets nothing); the numbers are the STAND-IN
+    tokens of ``card_data/fighting-poses.toml`` unless the file's ``fighting_pose_tokens`` gives them. Returns
+    ``(hits added, steps)``.
+
+    Raises:
+        RuleViolation: the pose gives a bonus but the weapon's ``melee`` is not given.
+    """
+    from .poses import is_stand_in, pose_tokens
+
+    pose = _pose_of(state, ctx, name)
+    tok = pose_tokens(ctx.scenario.fighting_pose_tokens)[pose]
+    if pose == "standing" or not tok.range_attack_bonus:
+        return 0, ()
+    _needs_melee(ctx, w, name, name, pose, sec)
+    if w.melee:
+        return 0, (Step(f"{name} is {pose.title()}: no bonus to a melee attack", S.FIGHTING_POSES,
+                        "The Range Attack Bonus counts for ranged attacks only.", section=sec, marks=(name,)),)
+    b = tok.range_attack_bonus
+    stand_in = is_stand_in(ctx.scenario.fighting_pose_tokens, pose, "range_attack_bonus")
+    return b, (Step(f"{name} is {pose.title()}: +{plural(b, 'hit')} to this ranged attack", S.FIGHTING_POSES,
+                    "The pose token's Range Attack Bonus" + (" (a STAND-IN value: the book prints it only on the "
+                                                             "token)." if stand_in else " (the file's token)."),
+                    {"pose": pose, "bonus_hits": b}, (name,), sec),)
+
+
+def pose_defence(state: RoundState, ctx: RoundContext, targets: tuple[TargetState, ...], w: RoundWeapon,
+                 attacker: str, sec: str) -> tuple[TargetState, ...]:
+    """9.2.2 Fighting Poses: each agent target Crouching or Prone rolls its pose token's Range Defense Bonus in
+    extra Def dice against a ranged attack, or its Melee Defense Penalty fewer against a melee attack
+    (:attr:`.combat.TargetState.pose_dice`, for this attack only).
+
+    Raises:
+        RuleViolation: a pose number applies but the attacking weapon's ``melee`` is not given.
+    """
+    from .poses import pose_tokens
+
+    if not ctx.scenario.fighting_poses:
+        return targets
+    toks = pose_tokens(ctx.scenario.fighting_pose_tokens)
+    out = []
+    for t in targets:
+        pose = state.pose_of(t.name) if t.kind == "agent" else "standing"
+        tok = toks[pose]
+        if pose != "standing" and (tok.range_defense_bonus or tok.melee_defense_penalty):
+            _needs_melee(ctx, w, attacker, t.name, pose, sec)
+            t = replace(t, pose=pose, pose_dice=-tok.melee_defense_penalty if w.melee else tok.range_defense_bonus)
+        out.append(t)
+    return tuple(out)
 
 
 # ------------------------------------------------------------------------------------------------ A.I. on the map
@@ -715,6 +912,9 @@ def activate_on_map(state: RoundState, ctx: RoundContext, name: str, kind: str, 
     read: list[Step] = []
     for p in state.figures:
         if p in unit:
+            continue
+        if p.side == "power_suit":      # 9.5: ignored by aliens, crossed, never an end hex: a hex of its own side
+            figures.append(FigureModel(name=p.name, side=mine, at=str(p.at)))
             continue
         side = "alien" if p.side == "master_alien" else "agent" if p.side == "hologram" else p.side
         face, rest = _facing(ctx, me.hexes, p)
@@ -762,6 +962,8 @@ def activate_on_map(state: RoundState, ctx: RoundContext, name: str, kind: str, 
             placed = next((s.title for s in trace.steps if "second" in s.facts), trace.steps[-1].title)
             new = _noted(new, Moved(other.name, (other.at, follows[other.name])), step=placed)
     steps = tuple(read) + tuple(s.in_section(f"{sec}: {s.section}" if s.section else sec) for s in trace.steps)
+    if len(o.path) > 1:
+        steps += disengaged(state, new, ctx, me.name if mate is None else name, kind, f"{sec}: Movement")
     return new, steps, o
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from explorer.hexgrid import Hex
 from explorer.kernel import Frame
 from explorer.render.svg import Circle, HexMark, Label, Overlay, Segment, render_board
+from explorer.text import plural
 from explorer.trace import Step
 
 from .combat import wound_tally
@@ -26,8 +27,9 @@ from .map_draw import PATH, SIDE_FILL, area_board, area_board_layout, area_overl
 from .round_map import SECOND, Attacked, CardDrawn, Moved
 
 STANDINS = ("Card data (Powers, Items, Devices), an agent's movement when the file gives none (4), a Power Suit "
-            "weapon without a weapon table and the drone tiles (Vigil, GD-5, Hologram) without [drone_tiles] are "
-            "documented, editable STAND-INs: the rulebook prints no tiles or sheets. The map is the file's.")
+            "weapon without a weapon table, the drone tiles (Vigil, GD-5, Hologram) without [drone_tiles] and the "
+            "Fighting Pose tokens' numbers without [fighting_pose_tokens] (card_data/fighting-poses.toml) are "
+            "documented, editable STAND-INs: the rulebook prints no tiles, tokens or sheets. The map is the file's.")
 FRAME_NOTE = ("The map and the sheets show the round as of the focused step: a walk from the step that walks it, an "
               "attack's wounds from its last step, a figure from the step it enters play (the round is played one "
               "phase, one agent turn, one Close Encounter card, one alien activation at a time; the other changes of "
@@ -102,9 +104,12 @@ def positions_from(frames: Sequence[Frame]) -> list[RoundPosition]:
     return out
 
 
+SIDE_WORDS = {"power_suit": "empty Power Suit (9.5)"}
+"""The legend's words for a figure side whose key is not a word."""
+
 MAP_LEGEND = ("<div class='gd-round-legend' style='font-family:sans-serif;font-size:11px;color:#495057;"
               "max-width:660px;line-height:1.5'>"
-              + " &nbsp;".join(f"<span style='color:{c}'>●</span> {s}" for s, c in SIDE_FILL.items())
+              + " &nbsp;".join(f"<span style='color:{c}'>●</span> {SIDE_WORDS.get(s, s)}" for s, c in SIDE_FILL.items())
               + " &nbsp;(a bar: a two-hex base, 11.8; a trailing 2, as Se2: a Prime Swarm's 2nd figure, 11.6)<br>tints: Areas (dashed ring: centre hex) &nbsp;"
               "<span style='color:#b03a2e'>╍</span> Barrier Hex Side &nbsp;<span style='color:#1d1d1d'>━</span> wall "
               "&nbsp;<span class='gd-legend-blocking' style='display:inline-block;box-sizing:border-box;width:14px;height:14px;"
@@ -234,6 +239,10 @@ def sheets_html(pos: RoundPosition) -> str:
     if st.signals:
         rows.append("<div style='margin-top:4px'>Signals on the map: " + html.escape(", ".join(
             f"{x.name} on {x.at}" for x in st.signals)) + "</div>")
+    if st.suit is not None and st.suit.equipped_by is None:
+        rows.append(f"<div class='gd-suit' style='margin-top:4px'>{html.escape(st.suit.name)}: unequipped"
+                    + (f", empty on {where[st.suit.name]}" if st.suit.name in where else "")
+                    + f", {plural(st.suit.batteries, 'Battery', 'Batteries')} (9.5)</div>")
     if st.menace is not None:
         rows.append(f"<div style='margin-top:4px'>Menace token: <b>{html.escape(st.menace.holder)}</b>, Level "
                     f"{st.menace.level}</div>")

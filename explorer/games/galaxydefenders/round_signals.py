@@ -157,10 +157,11 @@ def check_signals_and_drones(sc: RoundScenario, amap, seen: dict, source: str) -
                                         f"an [[aliens]] entry with signal = '{r}'", source)
             if a.place is not None:
                 _hex(a.place, f"{f}.place", source)
-                if a.kind != "action" or a.use is None:
+                if a.kind != "action" or (a.use is None and a.suit != "unequip"):
                     raise ScenarioError(f"{f}.place", "a drone is placed when its Device is used with the Action "
-                                        "(9.7.4)", "kind = 'action' with use = a Device that deploys a figure",
-                                        source)
+                                        "(9.7.4); an agent leaving its Power Suit steps to a Hex next to it (9.5.1)",
+                                        "kind = 'action' with use = a Device that deploys a figure, or suit = "
+                                        "'unequip'", source)
 
 
 # ------------------------------------------------------------------------------------------------ NPC signals
@@ -427,7 +428,7 @@ def drone_on_map(state: RoundState, ctx: RoundContext, owner: str, kind: str, ac
     steps: list[Step] = []
     if act.to is not None:
         who = SimpleNamespace(name=name, flying=t.flying, movement=t.movement)
-        how = SimpleNamespace(to=act.to, pose=None, use=None)
+        how = SimpleNamespace(to=act.to, pose=None, use=None, evade=None)   # a drone's engagement: not checked
         state, st = walk(state, ctx, who, how, field, sec)
         steps += [replace(s, rule=rule, detail=s.detail.replace(CORE_SET_COST, "")
                           + " Its tile gives its movement in Hexes"
