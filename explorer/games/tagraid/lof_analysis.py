@@ -23,9 +23,16 @@ of the ruling options the computation consulted. Each pair is computed on a *loc
 and cached under that key:
 
 * moving or turning one Model recomputes the pairs it belongs to, and the pairs whose capsule it enters or leaves;
-* flipping a ruling recomputes only the results that consulted it (each cached result records
+* flipping a ruling re-decides only the results that consulted it (each cached result records
   :attr:`Rulings.consulted <explorer.options.Rulings.consulted>` of its computation, and is reused while those
-  readings are unchanged);
+  readings are unchanged): :meth:`LofAnalysisCache.all_pairs` keeps every other pair of its previous call without
+  building its key, and the pairs it decides again run on the local tables kept from earlier calls (the same
+  Models), whose memo keeps each LoF answer with the readings it consulted and whose searches, explanations and
+  Range Ruler searches are taken again for the same obstacles and grazing. So a flip of ``range_measurement``
+  measures the Ranges again and nothing else; ``scenery_height`` or ``tileless_occupied_hexagon`` search again
+  only where they change the blocking polygons (one obstacle template per set of polygons); ``lof_grazing`` and the
+  arc readings search again (their lines differ) on the kept tables; flipping back finds every answer of the first
+  reading still cached;
 * editing the Range Ruler recomputes Ranges only; the weapon's MODs are read from the cached band each time.
 
 The LoF search (:func:`.geometry.find_clear_segment`) already keeps only the obstacles near the capsule, so a local
@@ -449,7 +456,7 @@ class LofAnalysisCache:
         self._entries: OrderedDict[Hashable, list[tuple[tuple[tuple[str, str], ...], object]]] = OrderedDict()
         self._statics: dict[Hashable, tuple[int, _Static]] = {}
         self._last: _LastCall | None = None
-        self._locals: OrderedDict[tuple, tuple[tuple[Model, ...], TableTop]] = OrderedDict()
+        self._locals: OrderedDict[tuple, tuple[tuple[str, ...], tuple[Model, ...], TableTop]] = OrderedDict()
         self.computed = 0
         self.reused = 0
 
@@ -464,26 +471,26 @@ class LofAnalysisCache:
 
     def _kept_local(self, token: int, lkey: tuple, table: TableTop) -> TableTop | None:
         """The local table an earlier call built for ``lkey`` (the pair and the Models near it) on the same static
-        table (``token``), when it holds the very same Models in the same order as ``table`` (equal ones; ``None``
-        otherwise). Its memo, searches, explanations and Range Ruler searches come with it: a flipped ruling reuses
-        every answer that did not read it (the memo keeps each answer with the readings it consulted) and every
-        search whose obstacles and grazing are unchanged."""
+        table (``token``), when ``table`` has the same Models in the same order and the very same (or equal) ones
+        among them (``None`` otherwise). Its memo, searches, explanations and Range Ruler searches come with it: a
+        flipped ruling reuses every answer that did not read it (the memo keeps each answer with the readings it
+        consulted) and every search whose obstacles and grazing are unchanged."""
         got = self._locals.get((token, lkey))
         if got is None:
             return None
-        models, lt = got
-        keep = {lkey[0], lkey[1], *lkey[2]}
-        cur = [m for m in table.models.values() if m.id in keep]
-        if len(cur) != len(models) or not all(a is b or a == b for a, b in zip(models, cur)):
+        order, models, lt = got
+        now = table.models
+        if order != tuple(now) or not all((m2 := now.get(m.id)) is m or m2 == m for m in models):
             return None
         self._locals.move_to_end((token, lkey))
         return lt
 
-    def _keep_local(self, token: int, lkey: tuple, lt: TableTop) -> TableTop:
+    def _keep_local(self, token: int, lkey: tuple, table: TableTop, lt: TableTop) -> TableTop:
         """Keep ``lt`` for :meth:`_kept_local` (the least recently used dropped beyond :data:`MAX_LOCAL_TABLES`)."""
-        self._locals[(token, lkey)] = (tuple(lt.models.values()), lt)
-        self._locals.move_to_end((token, lkey))
-        while len(self._locals) > MAX_LOCAL_TABLES:
+        key = (token, lkey)
+        self._locals[key] = (tuple(table.models), tuple(lt.models.values()), lt)
+        self._locals.move_to_end(key)
+        if len(self._locals) > MAX_LOCAL_TABLES:
             self._locals.popitem(last=False)
         return lt
 
@@ -536,7 +543,7 @@ class LofAnalysisCache:
                 key = (min(s.id, t.id), max(s.id, t.id), tuple(m.id for m in others))
                 if key not in shared:
                     shared[key] = self._kept_local(token, key, table) or self._keep_local(
-                        token, key, local_table(table, s, t, others, static))
+                        token, key, table, local_table(table, s, t, others, static))
                 loc.append(shared[key])
             return loc[0]
 
@@ -695,8 +702,8 @@ class LofAnalysisCache:
             axes[:] = [c[0] for c in caps]
             nears = _near_static(static, axes, np.array([c[1] for c in caps], dtype=float))
             for (lkey, (s, t, others)), near in zip(new_lkeys.items(), nears):
-                shared[lkey] = self._keep_local(token, lkey, local_table(table, s, t, others, static,
-                                                                          near=near))
+                shared[lkey] = self._keep_local(token, lkey, table,
+                                                local_table(table, s, t, others, static, near=near))
         for s, t, lkey in todo:
             lt = shared[lkey]
             for x, y in ((s, t), (t, s)):
