@@ -781,7 +781,8 @@ def _reading_dirty(ms: list[Model], last: _LastCall, changed: set[str]) -> np.nd
 
 
 MAX_LOCAL_TABLES = 4096
-"""Local tables :class:`LofAnalysisCache` keeps from one call to the next (about ten times the pairs of 20 Models)."""
+"""Local tables :class:`LofAnalysisCache` keeps from one call to the next, least recently used dropped first (about
+twenty times the 190 unordered pairs of 20 Models; the stale ones of moved Models are dropped as they age)."""
 
 _BATCH_RANGES = True
 """Whether :meth:`LofAnalysisCache._batch_searches` also measures the Range Ruler of every pair its searches found
