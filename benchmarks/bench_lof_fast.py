@@ -23,6 +23,14 @@ Rows:
   dependency test (``LofAnalysisCache(by_dependency=False)``: every pair's key built and looked up). Goal: < 20 ms.
 * the cold analysis of every ordered pair (LoF, Range and Partial Cover, an empty cache) with the Range Ruler's
   searches batched (``lof_analysis._BATCH_RANGES``, their golden-section loops run as one) and one pair at a time.
+* ruling flips (issue 24 item 2, "re-decide only what the ruling reads"): for each of :data:`FLIP_READINGS`, the
+  warm analysis of every ordered pair right after the flip, and after flipping back, against a full recompute under
+  the same readings (a fresh cache), every answer checked equal to the full recompute's. The issue sets no goal of
+  its own for a flip in the engine; the rows print MET/MISSED against a page interaction's 100 ms.
+
+``--flips N``: on N random dense tables, six random moves and ruling flips each; after every action
+``LofAnalysisCache.all_pairs`` must equal a fresh cache's (verdicts and readings consulted): the big run of the
+property test ``tests/tagraid/test_lof_incremental.py::test_all_pairs_after_moves_and_ruling_flips_...``.
 
 Record (issue 24, session 9, 2 cores shared with other jobs; see docs/limits.md "Line of Fire timings" for the
 numbers before and after): written there, not here, so that one place holds them.
@@ -91,6 +99,9 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--moves", type=int, default=9)
     ap.add_argument("--agree", type=int, default=0, help="also check fast == former on this many random tables")
+    ap.add_argument("--flips", type=int, default=0,
+                    help="also check, on this many random tables, that all_pairs after random moves and ruling flips "
+                         "equals a full recompute (a fresh cache) after each action")
     args = ap.parse_args(argv)
     rul = make_rulings()
     radius, scenery, holes = (5, 12, 8) if args.quick else (10, 40, 30)
@@ -184,14 +195,22 @@ def main(argv=None) -> int:
     rows.append((f"all pairs, cold LoF + Range + Cover: Range Ruler batched vs one pair at a time (median of {repeat})",
                  _ms(cold[True][0]), _ms(cold[False][0]), f"{cold[False][0] / cold[True][0]:.2f}x",
                  "identical" if same_cold else "MISMATCH", ""))
+    # ruling flips (item 2: "when a ruling flips, reuse the geometry and re-decide only what the ruling reads"): the
+    # warm cache under the other reading against a full recompute (a fresh cache) under it, same table, same run
+    flip_rows, flip_ok = flip_part(board(0, radius, n, scenery, holes), repeat, args.quick)
+    ok &= flip_ok
+    rows += flip_rows
     head = ("case", "fast path", "former path", "ratio", "answers", "goal")
     widths = [max(len(str(r[i])) for r in rows + [head]) for i in range(len(head))]
     for r in [head, tuple("-" * w for w in widths)] + rows:
         print("  ".join(str(c).ljust(w) for c, w in zip(r, widths)))
     print("ratio = former path time / fast path time, both measured in this run (the dependency row: the former column "
           "is the fast path with LofAnalysisCache(by_dependency=False); the cold row: the fast path with "
-          "lof_analysis._BATCH_RANGES = False).")
+          "lof_analysis._BATCH_RANGES = False; the flip rows: the former column is a full recompute under the flipped "
+          "readings, a fresh LofAnalysisCache, and the fast path the warm cache after the flip).")
 
+    if args.flips:
+        ok &= flips_agree(args.flips)
     if args.agree:
         bad = 0
         t0 = time.perf_counter()
@@ -208,6 +227,98 @@ def main(argv=None) -> int:
         print("MISMATCH between the fast and the former path", file=sys.stderr)
         return 1
     return 0
+
+
+FLIP_READINGS = (("lof_grazing", "touching_blocks"), ("lof_arc_part", "seen_part_in_arc"),
+                 ("lof_shooter_arc", "front_half"), ("scenery_height", "lower_than_both_does_not_block"),
+                 ("tileless_occupied_hexagon", "blocks"), ("range_measurement", "edge_to_edge"),
+                 ("megabeast_reciprocity", "includes_megabeast"), ("mod_cap", "cap_12"))
+"""The readings flipped by the flip rows: every LoF reading the explorer offers, lof_shooter_arc, and one ruling
+no LoF verdict reads (mod_cap)."""
+
+
+def flip_part(table, repeat: int, quick: bool = False) -> tuple[list[tuple], bool]:
+    """Rows: for each of :data:`FLIP_READINGS`, the warm incremental analysis (``LofAnalysisCache.all_pairs`` of
+    every ordered pair, LoF + Range + Cover) after the flip, and after flipping back, against a full recompute under
+    the same readings (a fresh cache: today's cold analysis), median CPU time of ``repeat`` runs; each answer checked
+    equal to the full recompute's. The warm cache is rebuilt for every run (one flip per cache)."""
+    rows, ok = [], True
+    base = make_rulings()
+    for key, reading in FLIP_READINGS:
+        flipped = base.copy()
+        flipped.set(key, reading)
+        t_flip, t_back, t_full = [], [], []
+        same = True
+        for _ in range(repeat):
+            cache = LofAnalysisCache()
+            first = cache.all_pairs(table, base.copy())
+            t0 = time.process_time()
+            got = cache.all_pairs(table, flipped.copy())
+            t1 = time.process_time()
+            back = cache.all_pairs(table, base.copy())
+            t2 = time.process_time()
+            full = LofAnalysisCache().all_pairs(table, flipped.copy())
+            t3 = time.process_time()
+            t_flip.append(t1 - t0)
+            t_back.append(t2 - t1)
+            t_full.append(t3 - t2)
+            same &= got == full and back == first
+        ok &= same
+        f, b, full = (statistics.median(x) for x in (t_flip, t_back, t_full))
+        tag = "identical" if same else "MISMATCH"
+        n = len(table.models)
+        rows.append((f"flip {key} -> {reading}, {n} Models: warm vs full recompute", _ms(f), _ms(full),
+                     f"{full / f:.2f}x", tag,
+                     "" if quick else ("MET" if f < 0.1 else "MISSED") + " (< 100 ms, a page interaction's budget)"))
+        rows.append(("  ... and flip it back", _ms(b), _ms(full), f"{full / b:.2f}x", tag,
+                     "" if quick else ("MET" if b < 0.1 else "MISSED") + " (< 100 ms)"))
+    return rows, ok
+
+
+def flips_agree(tables: int) -> bool:
+    """On ``tables`` random dense tables: random moves and flips of every reading the analysis consults; after each
+    action ``LofAnalysisCache.all_pairs`` equals a fresh cache's (verdicts and readings consulted). Prints the
+    count."""
+    from explorer.errors import ScenarioError
+    from explorer.games.tagraid.lof_scenario import LOF_RULING_KEYS
+    from explorer.games.tagraid.lof_views import table_with_models
+
+    keys = LOF_RULING_KEYS + ("lof_shooter_arc", "elevation_own_piece")
+    options = make_rulings().options
+    bad, actions = 0, 0
+    t0 = time.perf_counter()
+    for seed in range(tables):
+        rng = np.random.default_rng(seed)
+        table = random_table(seed, radius=3, n_models=6, n_scenery=4, n_holes=3, n_sides=2,
+                             scenery_size=(0.3, 1.0), scenery_height=(0.1, 1.0), silhouettes=(3, 5, 7, 8), layout=L)
+        rul = make_rulings()
+        cache = LofAnalysisCache()
+        cache.all_pairs(table, rul.copy())
+        for _ in range(6):
+            if rng.random() < 0.5:
+                key = keys[rng.integers(len(keys))]
+                clash = {"lof_shooter_arc": "lof_arc_part", "lof_arc_part": "lof_shooter_arc"}.get(key)
+                if clash:
+                    rul.set(clash, options[clash].default)
+                readings = list(options[key].readings)
+                rul.set(key, readings[rng.integers(len(readings))])
+            else:
+                ids = list(table.models)
+                mid = ids[rng.integers(len(ids))]
+                m = table.models[mid]
+                try:
+                    table = table_with_models(table, {**table.models, mid: m.moved_to(
+                        m.x + float(rng.uniform(-1.5, 1.5)), m.y + float(rng.uniform(-1.5, 1.5)))})
+                except ScenarioError:
+                    pass
+            r_inc, r_fresh = rul.copy(), rul.copy()
+            got = cache.all_pairs(table, r_inc)
+            want = LofAnalysisCache().all_pairs(table, r_fresh)
+            actions += 1
+            bad += got != want or list(r_inc.consulted.items()) != list(r_fresh.consulted.items())
+    print(f"flips and moves: {actions - bad}/{actions} actions on {tables} random tables equal to a full recompute "
+          f"({time.perf_counter() - t0:.0f} s)")
+    return bad == 0
 
 
 def _nudged_like(fresh, table):

@@ -9,8 +9,10 @@ process of each tree, so that both see the same load. Make the baseline checkout
 
 Rows (the boards of ``bench_lof_fast.py``: radius 10, 331 hexagons, 40 scenery pieces, 30 hexagons without tile):
 all ordered pairs of 20 and of 40 Models (the full rule, ``line_of_fire``, fresh table), the incremental analysis
-(``LofAnalysisCache.all_pairs``: LoF, Range, Partial Cover) after one Model moves (median of 9 moves) and the cold
-analysis of every pair. CPU time (``time.process_time``); each round gives one time per tree and row, the table
+(``LofAnalysisCache.all_pairs``: LoF, Range, Partial Cover) after one Model moves (median of 9 moves), the cold
+analysis of every pair, and the warm analysis after one ruling flips (``flip_*``: lof_grazing, scenery_height on a
+board whose scenery is all tall, range_measurement, and mod_cap, which no verdict reads; goal: a page interaction's
+100 ms). CPU time (``time.process_time``); each round gives one time per tree and row, the table
 prints the median over the rounds and the ratio baseline / this tree. Each process also returns a digest of its
 answers; the two trees' digests must be equal (printed as "identical").
 
@@ -98,6 +100,21 @@ elif row == "move":  # the incremental analysis after one Model moves, median of
         ans.append([(k, v.lof.has_lof, v.lof.witness, v.range and v.range.distance, v.cover and v.cover.in_cover,
                      [(b.hit, b.obstacle) for b in v.blocked_rays]) for k, v in sorted(got.items())])
     out = (statistics.median(times), digest(ans))
+elif row.startswith("flip_"):  # the warm analysis of every pair after one ruling flips
+    key, reading = {"flip_grazing": ("lof_grazing", "touching_blocks"),
+                    "flip_height": ("scenery_height", "lower_than_both_does_not_block"),
+                    "flip_range": ("range_measurement", "edge_to_edge"),
+                    "flip_unread": ("mod_cap", "cap_12")}[row]
+    table = board(0, 10, 20, 40, 30)
+    cache = LofAnalysisCache()
+    cache.all_pairs(table, rul.copy())
+    flipped = make_rulings({key: reading})
+    t0 = time.process_time()
+    got = cache.all_pairs(table, flipped.copy())
+    dt = time.process_time() - t0
+    out = (dt, digest([(k, v.lof.has_lof, v.lof.witness, v.lof.rulings, v.range and v.range.distance,
+                        v.cover and v.cover.in_cover, [(b.hit, b.obstacle) for b in v.blocked_rays])
+                       for k, v in sorted(got.items())]))
 elif row.startswith("fuzz:"):  # answers only: one digest per random table (fuzz_lof_parts.table_of's tables)
     first, count = (int(x) for x in row[5:].split(":"))
     def verdict_facts(got):
@@ -132,7 +149,11 @@ print(json.dumps(out))
 ROWS = {"pairs20": ("all 380 ordered pairs, 20 Models (full rule, cold)", 0.1),
         "pairs40": ("all 1,560 ordered pairs, 40 Models (full rule, cold)", 0.4),
         "move": ("after one Model moves: incremental LoF + Range + Cover (median of 9)", 0.02),
-        "cold": ("all pairs, cold LoF + Range + Cover, 20 Models", None)}
+        "cold": ("all pairs, cold LoF + Range + Cover, 20 Models", None),
+        "flip_grazing": ("flip lof_grazing, warm LoF + Range + Cover, 20 Models", 0.1),
+        "flip_height": ("flip scenery_height (all scenery tall), warm, 20 Models", 0.1),
+        "flip_range": ("flip range_measurement, warm, 20 Models", 0.1),
+        "flip_unread": ("flip mod_cap (read by no verdict), warm, 20 Models", 0.1)}
 
 
 def _run(tree: Path, row: str) -> tuple[float, str]:

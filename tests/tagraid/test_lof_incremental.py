@@ -382,3 +382,133 @@ def test_cut_rays_in_one_batch_equal_one_verdict_at_a_time(seed, grazing):
     got = _cut_rays_batch(jobs)
     assert got == [_cut_rays(tb, lof) for tb, lof in jobs]
     assert len(got) == len(jobs)
+
+
+# ----------------------------------------------------------------------------------------------------- ruling flips
+
+FLIP_KEYS = LOF_RULING_KEYS + ("lof_shooter_arc", "elevation_own_piece")
+"""Every reading the LoF analysis consults: the explorer's, plus lof_shooter_arc (looked at unconsulted at its
+default) and elevation_own_piece."""
+
+
+def _flipped(rul, key: str, i: int):
+    """``rul`` with ``key`` at its ``i``-th reading (mod the count); ``lof_shooter_arc = front_half`` and ``lof_arc_part
+    = seen_part_in_arc`` together are not built, so setting one of them puts the other back to its default."""
+    readings = list(OPTIONS[key].readings)
+    out = rul.copy()
+    clash = {"lof_shooter_arc": "lof_arc_part", "lof_arc_part": "lof_shooter_arc"}.get(key)
+    if clash:
+        out.set(clash, OPTIONS[clash].default)
+    out.set(key, readings[i % len(readings)])
+    return out
+
+
+def _same_as_exact_path(table, got, rul) -> None:
+    """``got`` (all_pairs) against the exact full path: every shooter's former whole-table analysis with the fast
+    path off (geometry.fast_path(False): each polygon on its own, nothing batched or cached)."""
+    from explorer.games.tagraid.geometry import fast_path
+
+    with fast_path(False):
+        for s in table.models:
+            _same_as_reference([got[(s, t)] for t in table.models if t != s], _reference_analyse(table, s, rul.copy()))
+
+
+flip_or_move = st.one_of(
+    st.tuples(st.just("move"), st.integers(0, 5), st.floats(-1.5, 1.5), st.floats(-1.5, 1.5)),
+    st.tuples(st.just("flip"), st.sampled_from(FLIP_KEYS), st.integers(0, 3)),
+)
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10_000), st.lists(flip_or_move, min_size=2, max_size=5))
+def test_all_pairs_after_moves_and_ruling_flips_equals_a_full_recompute_and_the_exact_path(seed, actions):
+    """Moves and ruling flips in any order (every reading the analysis consults, lof_shooter_arc included): after each
+    one all_pairs (the pairs kept from the previous call, the local tables and their searches kept across calls)
+    equals a full recompute with a fresh cache, verdicts and readings consulted; at the end it also agrees with the
+    exact full path (whole table, fast path off). Bigger runs: benchmarks/bench_lof_fast.py --flips."""
+    table = _dense_table(seed)
+    rul, cal = tag_rulings(), RangeCalibration()
+    cache = LofAnalysisCache()
+    cache.all_pairs(table, rul.copy(), cal)
+    for act in actions:
+        if act[0] == "flip":
+            rul = _flipped(rul, act[1], act[2])
+        else:
+            table, cal, _ = _apply(table, rul, cal, act)
+        r_inc, r_fresh = rul.copy(), rul.copy()
+        got = cache.all_pairs(table, r_inc, cal)
+        want = LofAnalysisCache().all_pairs(table, r_fresh, cal)
+        assert _all_pairs_facts(got) == _all_pairs_facts(want), act
+        assert got == want, act
+        assert list(r_inc.consulted.items()) == list(r_fresh.consulted.items()), act
+    _same_as_exact_path(table, got, rul)
+
+
+@pytest.mark.parametrize("key", FLIP_KEYS)
+def test_flipping_a_ruling_and_back_gives_the_full_recompute_answers(key):
+    """Flip one reading, then flip it back: each answer equals a full recompute (a fresh cache) and the exact path;
+    the flip decides again only the results that consulted the reading, and the flip back decides nothing again
+    (every answer of the first reading is still kept)."""
+    table = _dense_table(7)
+    base = tag_rulings()
+    cache = LofAnalysisCache()
+    first = cache.all_pairs(table, base.copy())
+    consulted_it = sum(key in dict(consulted) for _, consulted in cache._last.pairs.values())
+    done = cache.computed
+    other = _flipped(base, key, list(OPTIONS[key].readings).index(base.reading(key)) + 1)
+    r = other.copy()
+    flipped = cache.all_pairs(table, r)
+    assert flipped == LofAnalysisCache().all_pairs(table, other.copy())
+    _same_as_exact_path(table, flipped, other)
+    after_flip = cache.computed
+    assert after_flip - done <= 3 * len(first)
+    if consulted_it == 0 and key != "lof_shooter_arc":
+        assert after_flip == done  # nothing read it: nothing decided again
+    else:
+        assert after_flip > done
+    r_back = base.copy()
+    back = cache.all_pairs(table, r_back)
+    assert back == first == LofAnalysisCache().all_pairs(table, base.copy())
+    assert cache.computed == after_flip  # flipping back: every answer kept
+    r_fresh = base.copy()
+    LofAnalysisCache().all_pairs(table, r_fresh)
+    assert list(r_back.consulted.items()) == list(r_fresh.consulted.items())
+
+
+def test_a_flip_nothing_read_keeps_every_pair_without_building_keys(monkeypatch):
+    """A ruling no verdict consulted (mod_cap: a MOD cap, never read by LoF, Range or Cover): all_pairs keeps every
+    pair of its previous call as it is, without building a single pair key or local table."""
+    table = _small_table()
+    cache, rul = LofAnalysisCache(), tag_rulings()
+    first = cache.all_pairs(table, rul.copy())
+    built = []
+    monkeypatch.setattr(LofAnalysisCache, "_pair_key", lambda *a: built.append(a) or pytest.fail("key built"))
+    rul.set("mod_cap", [k for k in OPTIONS["mod_cap"].readings if k != rul.reading("mod_cap")][0])
+    assert cache.all_pairs(table, rul.copy()) == first
+    assert built == []
+
+
+def test_a_height_rule_that_leaves_the_same_obstacles_searches_nothing_again(monkeypatch):
+    """scenery_height on a table whose scenery is all tall: both readings leave the same polygons, so the flip shares
+    the obstacle template, and every clear-segment search (batched or alone) of the first reading serves the
+    second; only the readings recorded in the answers change. Equal to a full recompute."""
+    from explorer.games.tagraid import geometry
+
+    table = random_table(3, radius=5, n_models=6, n_scenery=6, n_holes=5, n_sides=2, scenery_size=(0.3, 1.2),
+                         scenery_height=None)
+    cache, rul = LofAnalysisCache(), tag_rulings()
+    cache.all_pairs(table, rul.copy())
+    searched = []
+    real_many, real_one = geometry.find_clear_segments, geometry.find_clear_segment
+    monkeypatch.setattr(geometry, "find_clear_segments", lambda items, **kw: searched.extend(items)
+                        or real_many(items, **kw))
+    monkeypatch.setattr(geometry, "find_clear_segment", lambda *a, **kw: searched.append(a) or real_one(*a, **kw))
+    import explorer.games.tagraid.lof as lof_mod
+
+    monkeypatch.setattr(lof_mod, "find_clear_segment", geometry.find_clear_segment)
+    rul.set("scenery_height", "lower_than_both_does_not_block")
+    got = cache.all_pairs(table, rul.copy())
+    assert searched == []
+    monkeypatch.undo()
+    assert got == LofAnalysisCache().all_pairs(table, rul.copy())
+    assert any(v.lof.rulings.get("scenery_height") == "lower_than_both_does_not_block" for v in got.values())

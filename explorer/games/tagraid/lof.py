@@ -373,8 +373,15 @@ class TableTop:
             cache = self._blocking = {}
         got = cache.get((low, exempt, megabeast))
         if got is None:
-            got = cache[(low, exempt, megabeast)] = Obstacles.indexed(self._blocking_polygons(low, exempt, megabeast),
-                                                                      self.polygon_index())
+            # one template per set of polygons: readings that leave the same polygons (a height rule no piece here
+            # is low enough for, an exemption of hexagons that have their tile) share its searches and geometry
+            polys = self._blocking_polygons(low, exempt, megabeast)
+            same = cache.setdefault("by_labels", {})
+            labels = tuple(lab for lab, _ in polys)
+            got = same.get(labels)
+            if got is None:
+                got = same[labels] = Obstacles.indexed(polys, self.polygon_index())
+            cache[(low, exempt, megabeast)] = got
         return got.with_discs(*self._other_discs(shooter.id, target.id)), used
 
     def _other_discs(self, a: str, b: str) -> tuple[list, np.ndarray]:
@@ -774,8 +781,10 @@ def _table_memo(copy_value=lambda v: v, auto: bool = False):
     """Memoise a query ``fn(table, shooter, target, rulings, **kw)`` on a table that carries a ``_memo`` dict (the
     short-lived per-pair tables of :func:`.lof_analysis.local_table`, where LoF, the Range Ruler and Partial Cover
     ask the same LoF questions several times); a table without one (``_memo is None``, the default) computes as
-    before. A hit replays the readings the first computation consulted into ``rulings.consulted``; ``copy_value``
-    copies the parts of a result that callers mutate."""
+    before. Each answer is kept with the readings its computation consulted and reused for any rulings that agree
+    on those readings (flipping a ruling the question never read reuses it; flipping back reuses the first answer).
+    A hit replays those readings into ``rulings.consulted``; ``copy_value`` copies the parts of a result that
+    callers mutate."""
     def deco(fn):
         @functools.wraps(fn)
         def wrapper(table, shooter, target, rulings=None, **kw):
@@ -787,12 +796,25 @@ def _table_memo(copy_value=lambda v: v, auto: bool = False):
             rulings = rulings or default_rulings()
             s = table.model(shooter) if isinstance(shooter, str) else shooter
             t = table.model(target) if isinstance(target, str) else target
-            key = (fn.__name__, s, t, tuple(sorted(kw.items())), rulings.key())
-            hit = memo.get(key)
-            if hit is None:
-                fresh = rulings.copy()
-                hit = memo[key] = (fn(table, s, t, fresh, **kw), tuple(fresh.consulted.items()))
-            value, consulted = hit
+            # keyed without the readings: each answer is kept with the readings its computation consulted and
+            # reused while those agree (a flipped ruling the question never read reuses it). lof_shooter_arc is in
+            # the key: clear_segment looks at it without consulting it when it is at its default.
+            key = (fn.__name__, s, t, tuple(sorted(kw.items())), rulings.chosen("lof_shooter_arc"))
+            variants = memo.get(key)
+            if variants is None:
+                variants = memo[key] = []
+            chosen = rulings._chosen
+            for value, consulted in variants:
+                for k, v in consulted:
+                    if chosen.get(k) != v:
+                        break
+                else:
+                    rulings.consulted.update(consulted)
+                    return copy_value(value)
+            fresh = rulings.copy()
+            value = fn(table, s, t, fresh, **kw)
+            consulted = tuple(fresh.consulted.items())
+            variants.append((value, consulted))
             rulings.consulted.update(consulted)
             return copy_value(value)
         return wrapper

@@ -23,9 +23,16 @@ of the ruling options the computation consulted. Each pair is computed on a *loc
 and cached under that key:
 
 * moving or turning one Model recomputes the pairs it belongs to, and the pairs whose capsule it enters or leaves;
-* flipping a ruling recomputes only the results that consulted it (each cached result records
+* flipping a ruling re-decides only the results that consulted it (each cached result records
   :attr:`Rulings.consulted <explorer.options.Rulings.consulted>` of its computation, and is reused while those
-  readings are unchanged);
+  readings are unchanged): :meth:`LofAnalysisCache.all_pairs` keeps every other pair of its previous call without
+  building its key, and the pairs it decides again run on the local tables kept from earlier calls (the same
+  Models), whose memo keeps each LoF answer with the readings it consulted and whose searches, explanations and
+  Range Ruler searches are taken again for the same obstacles and grazing. So a flip of ``range_measurement``
+  measures the Ranges again and nothing else; ``scenery_height`` or ``tileless_occupied_hexagon`` search again
+  only where they change the blocking polygons (one obstacle template per set of polygons); ``lof_grazing`` and the
+  arc readings search again (their lines differ) on the kept tables; flipping back finds every answer of the first
+  reading still cached;
 * editing the Range Ruler recomputes Ranges only; the weapon's MODs are read from the cached band each time.
 
 The LoF search (:func:`.geometry.find_clear_segment`) already keeps only the obstacles near the capsule, so a local
@@ -449,16 +456,43 @@ class LofAnalysisCache:
         self._entries: OrderedDict[Hashable, list[tuple[tuple[tuple[str, str], ...], object]]] = OrderedDict()
         self._statics: dict[Hashable, tuple[int, _Static]] = {}
         self._last: _LastCall | None = None
+        self._locals: OrderedDict[tuple, tuple[tuple[str, ...], tuple[Model, ...], TableTop]] = OrderedDict()
         self.computed = 0
         self.reused = 0
 
     def clear(self) -> None:
         self._entries.clear()
         self._statics.clear()
+        self._locals.clear()
         self._last = None
 
     def __len__(self) -> int:
         return len(self._entries)
+
+    def _kept_local(self, token: int, lkey: tuple, table: TableTop) -> TableTop | None:
+        """The local table an earlier call built for ``lkey`` (the pair and the Models near it) on the same static
+        table (``token``), when ``table`` has the same Models in the same order and the very same (or equal) ones
+        among them (``None`` otherwise). Its memo, searches, explanations and Range Ruler searches come with it: a
+        flipped ruling reuses every answer that did not read it (the memo keeps each answer with the readings it
+        consulted) and every search whose obstacles and grazing are unchanged."""
+        got = self._locals.get((token, lkey))
+        if got is None:
+            return None
+        order, models, lt = got
+        now = table.models
+        if order != tuple(now) or not all((m2 := now.get(m.id)) is m or m2 == m for m in models):
+            return None
+        self._locals.move_to_end((token, lkey))
+        return lt
+
+    def _keep_local(self, token: int, lkey: tuple, table: TableTop, lt: TableTop) -> TableTop:
+        """Keep ``lt`` for :meth:`_kept_local` (the least recently used dropped beyond :data:`MAX_LOCAL_TABLES`)."""
+        key = (token, lkey)
+        self._locals[key] = (tuple(table.models), tuple(lt.models.values()), lt)
+        self._locals.move_to_end(key)
+        if len(self._locals) > MAX_LOCAL_TABLES:
+            self._locals.popitem(last=False)
+        return lt
 
     def _static(self, table: TableTop) -> tuple[int, _Static]:
         key = _static_key(table)
@@ -508,7 +542,8 @@ class LofAnalysisCache:
             if not loc:
                 key = (min(s.id, t.id), max(s.id, t.id), tuple(m.id for m in others))
                 if key not in shared:
-                    shared[key] = local_table(table, s, t, others, static)
+                    shared[key] = self._kept_local(token, key, table) or self._keep_local(
+                        token, key, table, local_table(table, s, t, others, static))
                 loc.append(shared[key])
             return loc[0]
 
@@ -567,11 +602,14 @@ class LofAnalysisCache:
             self._last = None
             return {(s.id, t.id): self.verdict(table, s, t, rulings, calibration, weapon, threat, _ctx=ctx)
                     for s, t in pairs}
-        setting = (ctx[0][0], ctx[2], calibration, weapon, threat)
+        setting = (ctx[0][0], calibration, weapon, threat)
         last = self._last
         kept: dict[tuple[str, str], tuple[TargetVerdict, tuple]] = {}
         if self.by_dependency and last is not None and last.setting == setting and last.ids == tuple(m.id for m in ms):
             dirty = _dirty_pairs(ms, last.models, ctx[1])
+            changed = {k for k, v in ctx[2].items() if last.chosen.get(k) != v}
+            if changed:  # flipped rulings: the pairs whose verdicts read one of them are decided again
+                dirty |= _reading_dirty(ms, last, changed)
             kept = {(s.id, t.id): last.pairs[(s.id, t.id)] for i, s in enumerate(ms) for j, t in enumerate(ms)
                     if i != j and not dirty[i, j]}
             pairs = [(s, t) for s, t in pairs if (s.id, t.id) not in kept]
@@ -588,7 +626,7 @@ class LofAnalysisCache:
             self.clear()  # no cached verdict may keep cut rays left to fill
             raise
         self.reused += len(kept)
-        self._last = _LastCall(setting, tuple(m.id for m in ms), ms, done)
+        self._last = _LastCall(setting, tuple(m.id for m in ms), ms, done, ctx[2])
         out = {}
         update, new = rulings.consulted.update, object.__new__
         for s in ms:
@@ -652,7 +690,11 @@ class LofAnalysisCache:
                 continue
             lkey = (min(s.id, t.id), max(s.id, t.id), tuple(m.id for m in others))
             if lkey not in shared and lkey not in new_lkeys:
-                new_lkeys[lkey] = (s, t, others)
+                kept = self._kept_local(token, lkey, table)
+                if kept is not None:
+                    shared[lkey] = kept
+                else:
+                    new_lkeys[lkey] = (s, t, others)
             todo.append((s, t, lkey))
         if new_lkeys:  # the static pieces near every new local table's capsule, in one query per kind of piece
             caps = [_capsule_axis(table, s, t) for s, t, _ in new_lkeys.values()]
@@ -660,7 +702,8 @@ class LofAnalysisCache:
             axes[:] = [c[0] for c in caps]
             nears = _near_static(static, axes, np.array([c[1] for c in caps], dtype=float))
             for (lkey, (s, t, others)), near in zip(new_lkeys.items(), nears):
-                shared[lkey] = local_table(table, s, t, others, static, near=near)
+                shared[lkey] = self._keep_local(token, lkey, table,
+                                                local_table(table, s, t, others, static, near=near))
         for s, t, lkey in todo:
             lt = shared[lkey]
             for x, y in ((s, t), (t, s)):
@@ -675,6 +718,9 @@ class LofAnalysisCache:
                 obs = lt.obstacles(x, y, r0)[0]
                 if obs._template is None:
                     continue
+                done = lt.__dict__.get("_prebatched", {}).get((x.id, y.id, tb, id(obs._template)))
+                if done is not None and done[0] is obs._template:
+                    continue  # searched by an earlier call on this very local table (a ruling flipped since)
                 items.append((lt.disc(x), lt.disc(y), obs))
                 dests.append((lt, x.id, y.id, obs._template))
         if not items:
@@ -713,7 +759,30 @@ class _LastCall:
     ids: tuple[str, ...]
     models: list[Model]
     pairs: dict[tuple[str, str], tuple[TargetVerdict, tuple]]
+    chosen: dict[str, str]
 
+
+def _reading_dirty(ms: list[Model], last: _LastCall, changed: set[str]) -> np.ndarray:
+    """``dirty[i, j]``: the verdict of ``ms[i] -> ms[j]`` (from ``last``) consulted one of the ``changed`` readings,
+    so a ruling flip must decide it again; the others keep their verdicts without a key built. One reading is looked
+    at without being consulted when at its default: ``lof_shooter_arc`` (:func:`.lof.clear_segment` restricts a
+    Miner's line to its front half only under ``front_half``), so when it changes every pair with a Miner whose arc
+    is under 360° (either way: reciprocity asks the target's LoF too) is decided again."""
+    n = len(ms)
+    dirty = np.zeros((n, n), dtype=bool)
+    for i, s in enumerate(ms):
+        for j, t in enumerate(ms):
+            if i != j and any(k in changed for k, _ in last.pairs[(s.id, t.id)][1]):
+                dirty[i, j] = True
+    if "lof_shooter_arc" in changed:
+        arc = np.array([m.kind == "miner" and m.arc_degrees() < 360.0 for m in ms], dtype=bool)
+        dirty |= arc[:, None] | arc[None, :]
+    return dirty
+
+
+MAX_LOCAL_TABLES = 4096
+"""Local tables :class:`LofAnalysisCache` keeps from one call to the next, least recently used dropped first (about
+twenty times the 190 unordered pairs of 20 Models; the stale ones of moved Models are dropped as they age)."""
 
 _BATCH_RANGES = True
 """Whether :meth:`LofAnalysisCache._batch_searches` also measures the Range Ruler of every pair its searches found
