@@ -626,3 +626,24 @@ def test_tr34_the_board_shows_the_firing_point():
     marks = lambda st: [o for o in board_overlays(st, 11) if "fires from here" in str(getattr(o, "text", ""))]
     assert marks(frames[-1].state) and frames[-1].state.fire_point == (0.0, 0.0)
     assert not marks(frames[2].state)  # before step 3 no firing point is declared
+
+
+def test_tr35_front_half_the_range_ruler_follows_a_line_from_the_front_half():
+    """Issue 22, item 3 for its whole kind: under ``lof_shooter_arc = front_half`` the Range Ruler (which follows the
+    LoF: Distances and Measurements › Range Ruler) is laid only along a line leaving B's front half. T at (3, -0.1),
+    partly in B's arc, no scenery: the shortest line (the centre line) leaves B's rear half (y < 0); under the reading
+    the ruler starts on the front half and is a hair longer. Before, it followed the rear-half line."""
+    import dataclasses
+
+    lt = load_packaged_table("tr-35")
+    table = lt.table
+    table = type(table)([dataclasses.replace(table.model("T"), y=-0.1), table.model("B")], [], table.tiles,
+                        table.layout, table.calibration)
+    free = measure_range(table, "B", "T", default_rulings())
+    front = measure_range(table, "B", "T", default_rulings({"lof_shooter_arc": "front_half"}))
+    assert free.lof.has_lof and front.lof.has_lof
+    assert free.measured.p0[1] < -1e-4  # the centre line: it leaves the rear half
+    assert front.measured.p0[1] >= -1e-9 and front.rulings.get("lof_shooter_arc") == "front_half"
+    r = table.disc("B").r
+    expected = math.hypot(3 - r, 0.1) - table.disc("T").r  # from (r, 0), the front half's edge, to T's base
+    assert abs(front.distance - expected) < 1e-6 and front.distance > free.distance + 1e-4
