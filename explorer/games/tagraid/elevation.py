@@ -44,6 +44,12 @@ therefore has a tested neighbour that is clear too. So "blocked" here means: no 
 (:attr:`Clear3D.resolution`; tests/tagraid/test_lof_3d_limit.py checks the bound against a dense brute force).
 An exact decision would search the 4-parameter space of plan segments, whose boundaries include the lines grazing a
 top edge at a fixed fraction of the way; that is not built (the named limit ``lof_3d_search``, docs/limits.md).
+On one plan line the space shrinks to a single segment: every in-between piece's condition asks the point where the
+sight line crosses its height, ``(1 - s) p + s q`` (``s`` fixed by the heights), to lie before the piece (rising
+line) or beyond it (falling), and that point only moves back as ``p`` and ``q`` move back along the line; so the
+line's best segment runs from the far end of the shooter's chord to the near end of the target's (rising), or from
+the near end to the far end (falling). An exact decision over the remaining 2-parameter family needs the meeting
+points of the curves where that crossing point lies on a piece's edge (docs/limits.md says why it is not built).
 """
 
 from __future__ import annotations
