@@ -62,7 +62,7 @@ import numpy as np
 import shapely
 from shapely.geometry.base import BaseGeometry
 
-from .geometry import TOL, Disc, Obstacles, Segment, blocked_mask, find_clear_segment, point_target_clear
+from .geometry import TOL, ClipBoth, Disc, Obstacles, Segment, blocked_mask, find_clear_segment, point_target_clear
 from . import geometry as _geometry
 
 INF = math.inf
@@ -283,6 +283,9 @@ def find_clear_segment_3d(a: Disc, b: Disc, ta: float, tb: float, prisms: Sequen
     full_obs = as_obstacles(full)
 
     def flat(obs: Obstacles):
+        if shooter_clip and clip:  # both ends clipped (lof_shooter_arc = front_half with seen_part_in_arc)
+            return find_clear_segment(a, b, obs, touching_blocks=touching_blocks, tol=tol,
+                                      clip=ClipBoth(clip, shooter_clip))
         if shooter_clip:
             r = find_clear_segment(b, a, obs, touching_blocks=touching_blocks, tol=tol, clip=shooter_clip)
             if r.witness is not None:

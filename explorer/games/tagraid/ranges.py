@@ -19,7 +19,7 @@ from explorer.options import Rulings
 from explorer.trace import RuleRef, Step
 
 from . import sections as S
-from .geometry import Segment, shortest_clear_segment
+from .geometry import ClipBoth, Segment, shortest_clear_segment
 from .lof import LoFResult, TableTop, _grazing, arc_clips, clear_segment, line_of_fire
 from .pieces import Model
 from .options import rulings as default_rulings
@@ -269,6 +269,10 @@ def measure_range(table: TableTop, attacker: Model | str, target: Model | str, r
             pre = _preranged(table, s, t, obs, _grazing(rulings)) if alternatives == [()] else None
             if pre is not None:  # measured beforehand with other pairs (LofAnalysisCache.all_pairs)
                 found = [pre[0]] if pre[0] is not None else []
+            elif shooter_side and rulings.chosen("lof_arc_part") == "seen_part_in_arc":  # both ends clipped
+                found = [x for x in (shortest_clear_segment(a, b, obs, touching_blocks=_grazing(rulings),
+                                                            clip=ClipBoth(c, c)) for c in alternatives)
+                         if x is not None]
             elif shooter_side:  # lof_shooter_arc = front_half: the ruler follows a line leaving the front half too
                 back = (shortest_clear_segment(b, a, obs, touching_blocks=_grazing(rulings), clip=c)
                         for c in alternatives)
