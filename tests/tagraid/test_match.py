@@ -44,7 +44,8 @@ def test_golden_match_traces(name):
 
 def test_builtins_of_the_brief_exist():
     names = set(G.builtin_names())
-    assert {"tr-deploy-reroll", "tr-deploy-default", "tr-match-two-rounds", "tr-secured-death"} <= names
+    assert {"tr-deploy-reroll", "tr-deploy-default", "tr-match-two-rounds", "tr-match-megabeast",
+            "tr-secured-death"} <= names
 
 
 # ------------------------------------------------------------------------------------------- Initial Deployment
@@ -227,6 +228,28 @@ def test_match_megabeast_on_the_table_is_a_file_error():
     with pytest.raises(ScenarioError) as e:
         parse_match(doc, "m.toml")
     assert e.value.field == "megabeast.hex"
+
+
+def test_a_match_with_the_megabeast_plays_its_event_deployment_and_aros():
+    """tr-match-megabeast (issue 22, item 6: every part of a Round inside a match): the Stoorworm waits off the table;
+    Round 1's Event card is the first with its symbol, so red, last in the Timeline, deploys it in the hexagon
+    without tile the file names, and the MegaBeast Event sets its Behavior; it then answers TAGs (never the
+    Prospector) with its Behavior ARO, unopposed at its Threat Level, in both Rounds; the match ends on the last
+    Event card. A deployment hexagon with a tile is refused naming the Round's field."""
+    t = G.resolve(G.load_builtin("tr-match-megabeast"))
+    titles = [(s.section, s.title) for s in t.steps]
+    deploy = [i for i, (sec, ti) in enumerate(titles) if "deploys Stoorworm in hexagon -1,-1" in ti]
+    event = [i for i, (sec, ti) in enumerate(titles) if sec.endswith("1.2 MegaBeast Event") and "emerges" in ti]
+    assert len(deploy) == 1 and titles[deploy[0]][0].startswith("Round 1 › 1.1 Event") and event == [deploy[0] + 1]
+    assert any("Behavior is now: Threat Levels 8/5/2" in ti for _, ti in titles)
+    aros = [ti for sec, ti in titles if "declares its Behavior ARO (Spit)" in ti]
+    assert [a.split(" against ")[1].split(";")[0] for a in aros] == ["Blue TAG", "Red TAG", "Blue TAG"]
+    assert any("gains no ARO from Blue Prospector" in ti for _, ti in titles)
+    assert any(sec.startswith("Round 2 › 1.2 MegaBeast Event") for sec, _ in titles)
+    assert t.outcome["winner"] == "blue" and t.outcome["rounds_played"] == 2
+    doc = _doc("tr-match-megabeast")
+    doc["rounds"][0]["deployment"]["hex"] = "0,0"
+    assert _refusal(doc).field == "rounds[0].deployment.hex"
 
 
 def test_match_cli_prints_the_match(capsys):
