@@ -339,6 +339,26 @@ def test_the_orders_page_pages_through_a_match_with_time_travel():
     assert (other.round_index, other.order_index, other.position) == (1, 0, 0)
 
 
+def test_the_orders_page_pages_through_the_megabeast_match():
+    """tr-match-megabeast on the Orders page: Round 1's summary shows the Event that deploys the Stoorworm, its
+    Orders start with the Stoorworm on the table (deployed in -1,-1), the exact odds beside the dice include its
+    Behavior ARO, and the link carries the match into another page."""
+    from explorer.games.tagraid.orders_views import OrderStepper
+
+    w = OrderStepper("tr-match-megabeast")
+    assert "Round <b>1</b> of 2" in w.order_where.value
+    assert "Tremor" in w.round_info.value and "Stoorworm" in w.round_info.value
+    mb = w.initial.megabeast
+    assert mb is not None and (round(mb.x, 3), round(mb.y, 3)) == (-2.598, -1.5)
+    w.show(11)
+    assert "Stoorworm" in w.odds.value
+    w.show_round(1)
+    assert w.round_index == 1 and w.initial.megabeast is not None
+    other = OrderStepper("tr-order-corner")
+    other.load_url_state(w.url_state())
+    assert other.match is not None and other.round_index == 1
+
+
 def test_an_edit_in_round_1_is_carried_into_round_2_and_the_download_plays_it():
     import tomllib
 
