@@ -626,3 +626,49 @@ def test_tr34_the_board_shows_the_firing_point():
     marks = lambda st: [o for o in board_overlays(st, 11) if "fires from here" in str(getattr(o, "text", ""))]
     assert marks(frames[-1].state) and frames[-1].state.fire_point == (0.0, 0.0)
     assert not marks(frames[2].state)  # before step 3 no firing point is declared
+
+
+def test_tr35_front_half_the_range_ruler_follows_a_line_from_the_front_half():
+    """Issue 22, item 3 for its whole kind: under ``lof_shooter_arc = front_half`` the Range Ruler (which follows the
+    LoF: Distances and Measurements › Range Ruler) is laid only along a line leaving B's front half. T at (3, -0.1),
+    partly in B's arc, no scenery: the shortest line (the centre line) leaves B's rear half (y < 0); under the reading
+    the ruler starts on the front half and is a hair longer. Before, it followed the rear-half line."""
+    import dataclasses
+
+    lt = load_packaged_table("tr-35")
+    table = lt.table
+    table = type(table)([dataclasses.replace(table.model("T"), y=-0.1), table.model("B")], [], table.tiles,
+                        table.layout, table.calibration)
+    free = measure_range(table, "B", "T", default_rulings())
+    front = measure_range(table, "B", "T", default_rulings({"lof_shooter_arc": "front_half"}))
+    assert free.lof.has_lof and front.lof.has_lof
+    assert free.measured.p0[1] < -1e-4  # the centre line: it leaves the rear half
+    assert front.measured.p0[1] >= -1e-9 and front.rulings.get("lof_shooter_arc") == "front_half"
+    r = table.disc("B").r
+    expected = math.hypot(3 - r, 0.1) - table.disc("T").r  # from (r, 0), the front half's edge, to T's base
+    assert abs(front.distance - expected) < 1e-6 and front.distance > free.distance + 1e-4
+
+
+def test_lof_grazing_names_and_decides_the_single_point_squeeze():
+    """Issue 22 ("Also"): the lof_grazing description names a line squeezed through the single point where two
+    obstacles meet, and the readings decide it as described. Two pieces meet only at the origin (one left of it and
+    above, one right of it and below); every line between A and B crosses the band they fill, so the only lines
+    are those through the shared corner."""
+    import math as _m
+
+    from explorer.games.tagraid.lof import TableTop, line_of_fire
+    from explorer.games.tagraid.options import LOF_GRAZING as opt
+    from explorer.games.tagraid.pieces import Model, Scenery
+
+    assert "squeezed through the single point where two obstacles meet" in opt.readings["touching_does_not_block"]
+    assert "a line through the point where two obstacles meet" in opt.readings["touching_blocks"]
+    up = _m.degrees(_m.atan2(8, 4))
+    table = TableTop([Model("A", -2.0, -4.0, 3, up, "a"), Model("B", 2.0, 4.0, 3, up + 180.0, "b")],
+                     [Scenery("left", ((-6.0, 0.0), (0.0, 0.0), (0.0, 1.0), (-6.0, 1.0)), float("inf")),
+                      Scenery("right", ((0.0, -1.0), (6.0, -1.0), (6.0, 0.0), (0.0, 0.0)), float("inf"))])
+    squeeze = line_of_fire(table, "A", "B", default_rulings())
+    assert squeeze.has_lof and squeeze.rulings["lof_grazing"] == "touching_does_not_block"
+    (x0, y0), (x1, y1) = squeeze.witness.p0, squeeze.witness.p1
+    assert abs(x0 * y1 - x1 * y0) < 1e-6 * _m.hypot(x1 - x0, y1 - y0)  # the witness passes through the origin
+    closed = line_of_fire(table, "A", "B", default_rulings({"lof_grazing": "touching_blocks"}))
+    assert not closed.has_lof and closed.reason == "blocked"

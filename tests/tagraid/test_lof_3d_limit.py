@@ -220,3 +220,57 @@ def test_the_bound_is_stated_in_the_words_facts_json_and_page():
     assert "no clear line with a margin over 0.018 hex units" in verdict_line(v, "A")
     assert verdict_to_dict(v)["lof"]["resolution"] == pytest.approx(1 / 56, abs=1e-6)
     assert "margin over 0.018 hex units" in verdict_table_html([v], "A")
+
+
+def _chord(p, u, c, r):
+    """Where the line ``p + t u`` (``u`` a unit vector) meets the circle ``(c, r)``: ``(t0, t1)``."""
+    d = p - c
+    b = d @ u
+    s = np.sqrt(max(b * b - (d @ d - r * r), 0.0))
+    return -b - s, -b + s
+
+
+def test_a_clear_line_stays_clear_from_its_best_chord_ends():
+    """The reduction docs/limits.md states for an exact 3D search (issue 22, session 15): for a clear top-to-top
+    plan segment p -> q, the segment on the same line from the far end of the shooter's chord to the near end of the
+    target's (sight line rising), or from the near end to the far end (falling), is clear too: every in-between
+    piece's crossing point (1 - s) p + s q only moves away from the piece. Random towers, walls and positions, both
+    directions (A on the tower shooting down, G on the ground shooting up); every clear random segment checked."""
+    from explorer.games.tagraid.options import rulings
+
+    rng = np.random.default_rng(3)
+    checked = 0
+    for _ in range(20):
+        th = float(rng.uniform(0.6, 2.5))
+        pieces = [Scenery("tower", ((-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)), th)]
+        for k in range(int(rng.integers(1, 4))):
+            x0, y0, w = float(rng.uniform(1.3, 3.3)), float(rng.uniform(-1.5, 1.0)), float(rng.uniform(0.05, 0.5))
+            pieces.append(Scenery(f"w{k}", ((x0, y0), (x0 + w, y0), (x0 + w, y0 + float(rng.uniform(0.2, 1.5))),
+                                            (x0, y0 + 0.3)), float(rng.uniform(0.1, th + 0.8))))
+        t = TableTop([Model("A", float(rng.uniform(-0.7, 0.7)), float(rng.uniform(-0.5, 0.5)), 3, 0.0, "A", on="tower"),
+                      Model("G", 4.0, float(rng.uniform(-0.6, 0.6)), 3, 180.0, "B")], pieces)
+        for s_id, g_id in (("A", "G"), ("G", "A")):
+            s, g = t.model(s_id), t.model(g_id)
+            a, b = t.disc(s), t.disc(g)
+            ta, tb = t.top(s), t.top(g)
+            prisms, _ = t.prisms(s, g, rulings())
+
+            def pts(d, n):
+                ang, rr = rng.uniform(0, 2 * np.pi, n), d.r * np.sqrt(rng.uniform(0, 1, n))
+                return np.stack([d.x + rr * np.cos(ang), d.y + rr * np.sin(ang)], axis=1)
+
+            pa, pb = pts(a, 40), pts(b, 40)
+            segs = np.concatenate([np.repeat(pa, len(pb), axis=0), np.tile(pb, (len(pa), 1))], axis=1)
+            ok = segments_clear_3d(segs, ta, tb, prisms, touching_blocks=False)
+            best = []
+            for sg in segs[ok]:
+                p, q = sg[:2], sg[2:]
+                u = (q - p) / np.linalg.norm(q - p)
+                a0, a1 = _chord(p, u, np.array([a.x, a.y]), a.r)
+                b0, b1 = _chord(p, u, np.array([b.x, b.y]), b.r)
+                lo, hi = (a0, b0) if tb > ta else (a1, b1)
+                best.append([*(p + lo * u), *(p + hi * u)])
+            if best:
+                assert segments_clear_3d(np.array(best), ta, tb, prisms, touching_blocks=False).all()
+                checked += len(best)
+    assert checked > 5_000  # the configurations do have clear lines to check

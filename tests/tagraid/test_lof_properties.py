@@ -188,3 +188,63 @@ def test_megabeast_base_over_neighbouring_holes_matches_sampling():
                 found += 1
                 assert res.witness is not None
     assert found > 0
+
+
+def _clipped_boundary(d, half_planes, n=64, m=24):
+    """Points on the edge of base ``d`` cut by ``half_planes``: its arc points inside them and points along each
+    cutting chord (a sampling oracle for a search with both ends clipped)."""
+    ang = np.linspace(0.0, 2 * math.pi, n, endpoint=False)
+    pts = [np.stack([d.x + d.r * np.cos(ang), d.y + d.r * np.sin(ang)], axis=1)]
+    for hx, hy, hc in half_planes:
+        dist = hx * d.x + hy * d.y + hc
+        if abs(dist) < d.r:
+            half = math.sqrt(d.r * d.r - dist * dist)
+            fx, fy = d.x - dist * hx, d.y - dist * hy
+            s = np.linspace(-half, half, m)
+            pts.append(np.stack([fx - s * hy, fy + s * hx], axis=1))
+    p = np.concatenate(pts)
+    for hx, hy, hc in half_planes:
+        p = p[hx * p[:, 0] + hy * p[:, 1] + hc >= -1e-12]
+    return p
+
+
+@PROPS
+@given(st.integers(0, 2**31))
+def test_both_arc_readings_together_match_sampling(seed):
+    """lof_shooter_arc = front_half with lof_arc_part = seen_part_in_arc (issue 22, item 3; refused as "not built"
+    before session 15): the line must leave the shooter's front half and end on the part of the target inside the
+    arc. The exact search finds a line whenever a sampling of both clipped edges does; its witness starts and ends in
+    the front half-plane and enters no obstacle; and it never sees what either reading alone does not."""
+    from explorer.games.tagraid.geometry import blocked_mask
+    from explorer.games.tagraid.lof import arc_clips
+
+    t = random_table(seed, n_models=5, n_scenery=8)
+    ids = sorted(t.models)
+    for grazing in ("touching_does_not_block", "touching_blocks"):
+        both = {"lof_shooter_arc": "front_half", "lof_arc_part": "seen_part_in_arc", "lof_grazing": grazing}
+        tb = grazing == "touching_blocks"
+        for a in ids:
+            s = t.model(a)
+            if s.kind != "miner" or s.arc_degrees() >= 360.0:
+                continue
+            (hp,) = arc_clips(s.center, s.facing, s.arc_degrees())
+            for b in ids:
+                if a == b:
+                    continue
+                rul = rulings(both)
+                res, obs, used = clear_segment(t, a, b, rul)
+                assert used["lof_shooter_arc"] == "front_half" and used["lof_arc_part"] == "seen_part_in_arc"
+                pa, pb = _clipped_boundary(t.disc(a), hp), _clipped_boundary(t.disc(b), hp)
+                if len(pa) and len(pb) and t.disc(a).distance_to(t.disc(b)) > 1e-6:
+                    segs = np.concatenate([np.repeat(pa, len(pb), axis=0), np.tile(pb, (len(pa), 1))], axis=1)
+                    if (~blocked_mask(segs, obs, touching_blocks=tb)).any():
+                        assert res.witness is not None, (seed, a, b, grazing)
+                if res.witness is not None:
+                    for p in (res.witness.p0, res.witness.p1):
+                        assert all(hx * p[0] + hy * p[1] + hc >= -1e-7 for hx, hy, hc in hp), (seed, a, b)
+                    if not res.contact:
+                        line = LineString([res.witness.p0, res.witness.p1])
+                        assert not line.intersects(obs.union.buffer(-1e-7))
+                    for single in ({"lof_shooter_arc": "front_half"}, {"lof_arc_part": "seen_part_in_arc"}):
+                        alone, _, _ = clear_segment(t, a, b, rulings({**single, "lof_grazing": grazing}))
+                        assert alone.witness is not None, (seed, a, b, single)

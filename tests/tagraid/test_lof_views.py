@@ -395,3 +395,23 @@ def test_threat_level_input_uses_the_scenario_models_bounds(explorer):
     assert explorer.threat == before
     explorer.threat_inputs["front"].value = str(hi)
     assert explorer.message.value == "" and explorer.threat.front == hi
+
+
+def test_the_page_offers_lof_shooter_arc_beside_lof_arc_part_on_tr35():
+    """Issue 22, item 3: the Line of Fire page offers the shooter-side arc reading beside lof_arc_part. On TR-35 the
+    default sees T (a line from B's rear half), front_half does not, and both arc readings together are answered
+    (before session 15 that combination was refused as not built)."""
+    from explorer.games.tagraid.lof_scenario import LOF_RULING_KEYS, scenario_from_table
+    from explorer.games.tagraid.table_file import load_packaged_table
+
+    keys = list(LOF_RULING_KEYS)
+    assert keys.index("lof_shooter_arc") == keys.index("lof_arc_part") + 1
+    ex = LofExplorer(scenario_from_table(load_packaged_table("tr-35")))
+    assert ex.shooter == "B" and ex.verdict("T").lof.has_lof
+    ex.ruling_inputs["lof_shooter_arc"].value = "front_half"
+    assert not ex.verdict("T").lof.has_lof and ex.message.value == ""
+    ex.ruling_inputs["lof_arc_part"].value = "seen_part_in_arc"
+    assert not ex.verdict("T").lof.has_lof and ex.message.value == ""
+    assert ex.verdict("T").lof.rulings["lof_shooter_arc"] == "front_half"
+    ex.ruling_inputs["lof_shooter_arc"].value = "any_point"
+    assert ex.verdict("T").lof.has_lof  # the part of T in the arc is seen from the rear half, under the wall

@@ -44,7 +44,8 @@ def test_golden_match_traces(name):
 
 def test_builtins_of_the_brief_exist():
     names = set(G.builtin_names())
-    assert {"tr-deploy-reroll", "tr-deploy-default", "tr-match-two-rounds", "tr-secured-death"} <= names
+    assert {"tr-deploy-reroll", "tr-deploy-default", "tr-match-two-rounds", "tr-match-megabeast",
+            "tr-secured-death"} <= names
 
 
 # ------------------------------------------------------------------------------------------- Initial Deployment
@@ -229,6 +230,28 @@ def test_match_megabeast_on_the_table_is_a_file_error():
     assert e.value.field == "megabeast.hex"
 
 
+def test_a_match_with_the_megabeast_plays_its_event_deployment_and_aros():
+    """tr-match-megabeast (issue 22, item 6: every part of a Round inside a match): the Stoorworm waits off the table;
+    Round 1's Event card is the first with its symbol, so red, last in the Timeline, deploys it in the hexagon
+    without tile the file names, and the MegaBeast Event sets its Behavior; it then answers TAGs (never the
+    Prospector) with its Behavior ARO, unopposed at its Threat Level, in both Rounds; the match ends on the last
+    Event card. A deployment hexagon with a tile is refused naming the Round's field."""
+    t = G.resolve(G.load_builtin("tr-match-megabeast"))
+    titles = [(s.section, s.title) for s in t.steps]
+    deploy = [i for i, (sec, ti) in enumerate(titles) if "deploys Stoorworm in hexagon -1,-1" in ti]
+    event = [i for i, (sec, ti) in enumerate(titles) if sec.endswith("1.2 MegaBeast Event") and "emerges" in ti]
+    assert len(deploy) == 1 and titles[deploy[0]][0].startswith("Round 1 › 1.1 Event") and event == [deploy[0] + 1]
+    assert any("Behavior is now: Threat Levels 8/5/2" in ti for _, ti in titles)
+    aros = [ti for sec, ti in titles if "declares its Behavior ARO (Spit)" in ti]
+    assert [a.split(" against ")[1].split(";")[0] for a in aros] == ["Blue TAG", "Red TAG", "Blue TAG"]
+    assert any("gains no ARO from Blue Prospector" in ti for _, ti in titles)
+    assert any(sec.startswith("Round 2 › 1.2 MegaBeast Event") for sec, _ in titles)
+    assert t.outcome["winner"] == "blue" and t.outcome["rounds_played"] == 2
+    doc = _doc("tr-match-megabeast")
+    doc["rounds"][0]["deployment"]["hex"] = "0,0"
+    assert _refusal(doc).field == "rounds[0].deployment.hex"
+
+
 def test_match_cli_prints_the_match(capsys):
     from explorer.cli import main
 
@@ -314,6 +337,26 @@ def test_the_orders_page_pages_through_a_match_with_time_travel():
     other = OrderStepper("tr-order-corner")
     other.load_url_state(st)
     assert (other.round_index, other.order_index, other.position) == (1, 0, 0)
+
+
+def test_the_orders_page_pages_through_the_megabeast_match():
+    """tr-match-megabeast on the Orders page: Round 1's summary shows the Event that deploys the Stoorworm, its
+    Orders start with the Stoorworm on the table (deployed in -1,-1), the exact odds beside the dice include its
+    Behavior ARO, and the link carries the match into another page."""
+    from explorer.games.tagraid.orders_views import OrderStepper
+
+    w = OrderStepper("tr-match-megabeast")
+    assert "Round <b>1</b> of 2" in w.order_where.value
+    assert "Tremor" in w.round_info.value and "Stoorworm" in w.round_info.value
+    mb = w.initial.megabeast
+    assert mb is not None and (round(mb.x, 3), round(mb.y, 3)) == (-2.598, -1.5)
+    w.show(11)
+    assert "Stoorworm" in w.odds.value
+    w.show_round(1)
+    assert w.round_index == 1 and w.initial.megabeast is not None
+    other = OrderStepper("tr-order-corner")
+    other.load_url_state(w.url_state())
+    assert other.match is not None and other.round_index == 1
 
 
 def test_an_edit_in_round_1_is_carried_into_round_2_and_the_download_plays_it():

@@ -145,3 +145,23 @@ def test_the_line_of_fire_link_keeps_the_targets():
     assert other.url_state() == before  # a bad link changes nothing
     with pytest.raises(ScenarioError, match="targets"):
         LofExplorer().load_url_state({**state, "targets": "Spotter"})
+
+
+def test_an_attack_without_the_lof_symbol_keeps_it_on_the_roll_page():
+    """TR-15 (issue 22, item 2) on the Face to Face page: the two-Miner form has no field for a Tool card without the
+    LoF symbol, so the page shows the whole exchange and keeps ``needs_lof = false``. Before, the form dropped it: the
+    target got Partial Cover (-3 to the roll, Attack Damage 7) and lost no Wound, the wrong answer of the case."""
+    from explorer.games.tagraid.scenarios import load_scenario
+    from explorer.games.tagraid.views import explorer_for_scenario
+
+    sc = load_scenario("tr-15")
+    assert not fits_form(sc)
+    sc.active.weapon.needs_lof = True
+    assert fits_form(sc)  # the same exchange with the symbol fits the form
+    w = explorer_for_scenario("tr-15")
+    assert w.exchange is not None and w.scenario_document()["active"]["weapon"]["needs_lof"] is False
+    (pair,) = w.resolution.outcome.pairs
+    ad = pair.attack_damage["A"]
+    assert (ad.value, ad.partial_cover, pair.a.sv.value) == (10, False, 12)
+    assert w.resolution.outcome.wounds["T"] == 1
+    assert "needs_lof = false" in w.to_toml()

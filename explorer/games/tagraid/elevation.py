@@ -44,6 +44,12 @@ therefore has a tested neighbour that is clear too. So "blocked" here means: no 
 (:attr:`Clear3D.resolution`; tests/tagraid/test_lof_3d_limit.py checks the bound against a dense brute force).
 An exact decision would search the 4-parameter space of plan segments, whose boundaries include the lines grazing a
 top edge at a fixed fraction of the way; that is not built (the named limit ``lof_3d_search``, docs/limits.md).
+On one plan line the space shrinks to a single segment: every in-between piece's condition asks the point where the
+sight line crosses its height, ``(1 - s) p + s q`` (``s`` fixed by the heights), to lie before the piece (rising
+line) or beyond it (falling), and that point only moves back as ``p`` and ``q`` move back along the line; so the
+line's best segment runs from the far end of the shooter's chord to the near end of the target's (rising), or from
+the near end to the far end (falling). An exact decision over the remaining 2-parameter family needs the meeting
+points of the curves where that crossing point lies on a piece's edge (docs/limits.md says why it is not built).
 """
 
 from __future__ import annotations
@@ -56,7 +62,7 @@ import numpy as np
 import shapely
 from shapely.geometry.base import BaseGeometry
 
-from .geometry import TOL, Disc, Obstacles, Segment, blocked_mask, find_clear_segment, point_target_clear
+from .geometry import TOL, ClipBoth, Disc, Obstacles, Segment, blocked_mask, find_clear_segment, point_target_clear
 from . import geometry as _geometry
 
 INF = math.inf
@@ -277,6 +283,9 @@ def find_clear_segment_3d(a: Disc, b: Disc, ta: float, tb: float, prisms: Sequen
     full_obs = as_obstacles(full)
 
     def flat(obs: Obstacles):
+        if shooter_clip and clip:  # both ends clipped (lof_shooter_arc = front_half with seen_part_in_arc)
+            return find_clear_segment(a, b, obs, touching_blocks=touching_blocks, tol=tol,
+                                      clip=ClipBoth(clip, shooter_clip))
         if shooter_clip:
             r = find_clear_segment(b, a, obs, touching_blocks=touching_blocks, tol=tol, clip=shooter_clip)
             if r.witness is not None:

@@ -402,6 +402,42 @@ HalfPlane = tuple[float, float, float]
 """``(nx, ny, c)``: the closed half-plane ``{p : nx·x + ny·y + c >= 0}``."""
 
 
+class ClipBoth(tuple):
+    """A ``clip`` that restricts both ends: the tuple holds the half-planes restricting the target (``b``), as any
+    ``clip``; :attr:`shooter` holds those restricting the shooter (``a``). Passed as ``clip`` to
+    :func:`find_clear_segment` and :func:`shortest_clear_segment` (every function between them hands ``clip`` on
+    unchanged; only the gap segments and the features read :attr:`shooter`). Used when ruling options
+    ``lof_shooter_arc = front_half`` and ``lof_arc_part = seen_part_in_arc`` are chosen together."""
+
+    shooter: tuple
+
+    def __new__(cls, target: Sequence[HalfPlane], shooter: Sequence[HalfPlane]) -> "ClipBoth":
+        obj = super().__new__(cls, tuple(tuple(h) for h in target))
+        obj.shooter = tuple(tuple(h) for h in shooter)
+        return obj
+
+
+def _shooter_clip(clip: Sequence[HalfPlane]) -> tuple:
+    """The half-planes restricting the shooter's end (:class:`ClipBoth`; ``()`` for any other ``clip``)."""
+    return getattr(clip, "shooter", ())
+
+
+def _clip_chord(t0: np.ndarray, t1: np.ndarray, px, py, ux, uy, half_planes) -> tuple[np.ndarray, np.ndarray]:
+    """The chord ``[t0, t1]`` of lines ``p + t·u`` cut by ``half_planes`` (``t0`` NaN where nothing is left)."""
+    for hx, hy, hc in half_planes:
+        du = hx * ux + hy * uy
+        dp = hx * px + hy * py + hc
+        with np.errstate(invalid="ignore", divide="ignore"):
+            tstar = -dp / np.where(np.abs(du) > 1e-15, du, 1.0)
+        t0 = np.where(du > 1e-15, np.maximum(t0, tstar), t0)
+        t1 = np.where(du < -1e-15, np.minimum(t1, tstar), t1)
+        empty = (np.abs(du) <= 1e-15) & (dp < -1e-12)
+        t0 = np.where(empty, np.nan, t0)
+    if half_planes:
+        t0 = np.where(t0 > t1 + 1e-12, np.nan, t0)
+    return t0, t1
+
+
 def gap_segments(normals: np.ndarray, offsets: np.ndarray, a: Disc, b: Disc,
                  clip: Sequence[HalfPlane] = ()) -> np.ndarray:
     """Gap segments of lines meeting both discs: array ``(m, 4)`` of ``x0, y0, x1, y1`` (rows of NaN where a line
@@ -426,6 +462,8 @@ def _gap_params_xy(nx: np.ndarray, ny: np.ndarray, offsets: np.ndarray, a: Disc,
     ux, uy = -ny, nx
     a0, a1 = _chords(px, py, ux, uy, a.x, a.y, a.r)
     b0, b1 = _chords(px, py, ux, uy, b.x, b.y, b.r)
+    if _shooter_clip(clip):  # ClipBoth: the shooter's end restricted too
+        a0, a1 = _clip_chord(a0, a1, px, py, ux, uy, _shooter_clip(clip))
     for hx, hy, hc in clip:
         du = hx * ux + hy * uy
         dp = hx * px + hy * py + hc
@@ -892,15 +930,16 @@ def _features(a: Disc, b: Disc, local: Obstacles, union: BaseGeometry, region: B
         bounds = union.bounds if head is not None else None  # the fast path: the bounding-box test first
         for disc in (a, b):
             feats += [(x, y, grow) for x, y in _contact_points(disc, union, tol, bounds)]
-    for hx, hy, hc in clip:  # where the clipping lines cross the target's edge
-        dist = hx * b.x + hy * b.y + hc
-        if abs(dist) < b.r:
-            half = math.sqrt(b.r * b.r - dist * dist)
-            fx, fy = b.x - dist * hx, b.y - dist * hy
-            for sgn in (1, -1):
-                q = (fx - sgn * half * hy, fy + sgn * half * hx)
-                if all(h2x * q[0] + h2y * q[1] + h2c >= -1e-12 for h2x, h2y, h2c in clip):
-                    feats.append((q[0], q[1], grow))
+    for disc, planes in ((b, clip), (a, _shooter_clip(clip))):  # where the clipping lines cross the clipped edge
+        for hx, hy, hc in planes:
+            dist = hx * disc.x + hy * disc.y + hc
+            if abs(dist) < disc.r:
+                half = math.sqrt(disc.r * disc.r - dist * dist)
+                fx, fy = disc.x - dist * hx, disc.y - dist * hy
+                for sgn in (1, -1):
+                    q = (fx - sgn * half * hy, fy + sgn * half * hx)
+                    if all(h2x * q[0] + h2y * q[1] + h2c >= -1e-12 for h2x, h2y, h2c in planes):
+                        feats.append((q[0], q[1], grow))
     if head is None:
         return np.array(feats, dtype=float)
     return np.concatenate([head] + ([verts] if verts is not None else []) + [np.array(feats, dtype=float).reshape(-1, 3)])
@@ -1230,7 +1269,8 @@ def find_clear_segment(a: Disc, b: Disc, obstacles: Obstacles, *, touching_block
         touching_blocks: grazing policy (see module docstring).
         tol: numeric tolerance in board units.
         clip: half-planes restricting the target to a part of ``b`` (e.g. the part inside the shooter's arc); the
-            chord endpoints where their lines cross ``b``'s edge join the features.
+            chord endpoints where their lines cross ``b``'s edge join the features. A :class:`ClipBoth` restricts
+            the shooter's end as well (its chord endpoints on ``a``'s edge join the features too).
 
     Returns:
         :class:`ClearResult` (``witness`` is ``None`` when every segment is blocked).
@@ -1238,7 +1278,7 @@ def find_clear_segment(a: Disc, b: Disc, obstacles: Obstacles, *, touching_block
     if a.distance_to(b) <= tol:  # the bases touch: the contact point joins them
         d = math.hypot(b.x - a.x, b.y - a.y) or 1.0
         p = (a.x + (b.x - a.x) * a.r / d, a.y + (b.y - a.y) * a.r / d)
-        if all(hx * p[0] + hy * p[1] + hc >= -tol for hx, hy, hc in clip):
+        if all(hx * p[0] + hy * p[1] + hc >= -tol for hx, hy, hc in (*clip, *_shooter_clip(clip))):
             return ClearResult(Segment(p, p), 0, contact=True)
     srch = _search_setup(a, b, obstacles, touching_blocks=touching_blocks, tol=tol, clip=clip)
     tested = 0

@@ -35,7 +35,7 @@ from explorer.trace import RuleRef, Step
 
 from . import sections as S
 from . import geometry as _geometry
-from .geometry import (XY, ClearResult, Disc, Obstacles, PolygonIndex, Segment, blockers_of, blockers_of_rows,
+from .geometry import (XY, ClearResult, ClipBoth, Disc, Obstacles, PolygonIndex, Segment, blockers_of, blockers_of_rows,
                        find_clear_segment, find_clear_segment_to_swept, find_clear_segments, gap_segments,
                        common_tangents, point_target_clear)
 from .pieces import (DEFAULT_CALIBRATION, Model, Scenery, SilhouetteCalibration, disc_in_arc, validate_models)
@@ -829,11 +829,8 @@ def clear_segment(table: TableTop, shooter: Model | str, target: Model | str, ru
     ``arc_part``: restrict the target to the part inside the shooter's arc (default: as ruling option
     ``lof_arc_part`` says). Under ruling ``lof_shooter_arc = front_half`` (consulted only when chosen: the default
     ``any_point`` restricts nothing) a Miner's line must leave the part of its base inside its arc (the search runs
-    from the target, clipping the shooter's disc).
-
-    Raises:
-        ScenarioError: both ``lof_shooter_arc = front_half`` and ``lof_arc_part = seen_part_in_arc`` (the two clips
-            together are not built).
+    from the target, clipping the shooter's disc); with ``lof_arc_part = seen_part_in_arc`` as well, both ends are
+    clipped (:class:`.geometry.ClipBoth`).
     """
     rulings = rulings or default_rulings()
     s = table.model(shooter) if isinstance(shooter, str) else shooter
@@ -856,10 +853,11 @@ def clear_segment(table: TableTop, shooter: Model | str, target: Model | str, ru
                     and rulings.chosen("lof_shooter_arc") == "front_half")
     if shooter_side:  # the line must leave the part of the shooter's base inside its arc
         used["lof_shooter_arc"] = rulings.reading("lof_shooter_arc")
-        if arc_part:
-            raise ScenarioError("rulings", "lof_shooter_arc = front_half together with lof_arc_part = "
-                                "seen_part_in_arc is not built yet", "one of the two readings at its default")
-        res = _search(a, b, obs, tb, arc_clips(s.center, s.facing, s.arc_degrees()), shooter_side=True)
+        clips = arc_clips(s.center, s.facing, s.arc_degrees())
+        if arc_part:  # and end in the part of the target inside the arc: both ends clipped
+            res = _search(a, b, obs, tb, [ClipBoth(c, c) for c in clips], shooter_side=False)
+        else:
+            res = _search(a, b, obs, tb, clips, shooter_side=True)
     else:
         res = _batched_search(table, s, t, obs, tb, rulings) if alternatives == [()] else None
         if res is None:
@@ -868,9 +866,9 @@ def clear_segment(table: TableTop, shooter: Model | str, target: Model | str, ru
 
 
 def _arc_setup(s: Model, rulings: Rulings, used: dict, arc_part: bool | None):
-    """``(alternatives, shooter_side)`` of the arc readings, as :func:`clear_segment` reads them: the arc's half-plane
-    alternatives (``None``: nothing clipped) and whether they clip the shooter's end (``lof_shooter_arc =
-    front_half``) rather than the target's (``lof_arc_part = seen_part_in_arc``)."""
+    """``(alternatives, (shooter_side, target_side))`` of the arc readings, as :func:`clear_segment` reads them: the
+    arc's half-plane alternatives (``None``: nothing clipped) and whether they clip the shooter's end
+    (``lof_shooter_arc = front_half``) and the target's (``lof_arc_part = seen_part_in_arc``); both may."""
     if s.arc_degrees() < 360.0:
         if arc_part is None:
             used["lof_arc_part"] = rulings.reading("lof_arc_part")
@@ -878,13 +876,10 @@ def _arc_setup(s: Model, rulings: Rulings, used: dict, arc_part: bool | None):
         shooter_side = s.kind == "miner" and rulings.chosen("lof_shooter_arc") == "front_half"
         if shooter_side:
             used["lof_shooter_arc"] = rulings.reading("lof_shooter_arc")
-            if arc_part:
-                raise ScenarioError("rulings", "lof_shooter_arc = front_half together with lof_arc_part = "
-                                    "seen_part_in_arc is not built yet", "one of the two readings at its default")
         clips = arc_clips(s.center, s.facing, s.arc_degrees())
         if arc_part or shooter_side:
-            return clips, shooter_side
-    return None, False
+            return clips, (shooter_side, arc_part)
+    return None, (False, False)
 
 
 def _clear_segment_3d(table: TableTop, s: Model, t: Model, rulings: Rulings, arc_part: bool | None):
@@ -896,14 +891,14 @@ def _clear_segment_3d(table: TableTop, s: Model, t: Model, rulings: Rulings, arc
     prisms, used = table.prisms(s, t, rulings)
     tb = _grazing(rulings)
     used["lof_grazing"] = rulings.reading("lof_grazing")
-    clips, shooter_side = _arc_setup(s, rulings, used, arc_part)
+    clips, (shooter_side, target_side) = _arc_setup(s, rulings, used, arc_part)
     a, b = table.disc(s), table.disc(t)
     ta, tt = table.top(s), table.top(t)
     alternatives = clips if clips is not None else [()]
     res = None
     for c in alternatives:
         r = find_clear_segment_3d(a, b, ta, tt, prisms, touching_blocks=tb,
-                                  clip=() if shooter_side else c, shooter_clip=c if shooter_side else ())
+                                  clip=c if target_side else (), shooter_clip=c if shooter_side else ())
         if res is None:
             res = r
         else:

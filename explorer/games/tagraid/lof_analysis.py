@@ -359,16 +359,19 @@ class _Pieces:
         """The key of ``m`` drawing LoF to ``other``: every field, but its facing only as far as it matters. The
         facing decides whether ``other`` is in ``m``'s arc, restricts the target to the part in the arc under
         ``lof_arc_part = seen_part_in_arc`` and, for a Miner, restricts the line's start to its front half under
-        ``lof_shooter_arc = front_half``; with a 360° arc it does not matter at all."""
+        ``lof_shooter_arc = front_half``; with a 360° arc it does not matter at all. The key also says whether the
+        shooter-side clip applies: ``lof_shooter_arc`` is consulted only when chosen (its default restricts
+        nothing), so the readings an entry consulted cannot tell a front-half search from an unclipped one with the
+        same facing (both under ``seen_part_in_arc``)."""
         arc = m.arc_degrees()
+        front = arc < 360.0 and m.kind == "miner" and chosen.get("lof_shooter_arc") == "front_half"
         if arc >= 360.0:
             facing: object = None
-        elif chosen.get("lof_arc_part") == "seen_part_in_arc" or (
-                m.kind == "miner" and chosen.get("lof_shooter_arc") == "front_half"):
+        elif chosen.get("lof_arc_part") == "seen_part_in_arc" or front:
             facing = m.facing
         else:
             facing = disc_in_arc(m.center, m.facing, arc, Disc(other.x, other.y, self.radius[other.id]))
-        return (m.id, m.x, m.y, m.silhouette, m.side, m.kind, m.hex, m.declared_move, m.angle_of_vision, facing)
+        return (m.id, m.x, m.y, m.silhouette, m.side, m.kind, m.hex, m.declared_move, m.angle_of_vision, facing, front)
 
 
 def _capsule_axis(table: TableTop, s: Model, t: Model):

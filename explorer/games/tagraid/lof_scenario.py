@@ -23,7 +23,7 @@ from .pieces import DEFAULT_CALIBRATION, Model, SilhouetteCalibration, validate_
 from .ranges import DEFAULT_RANGE_CALIBRATION, RangeCalibration, WeaponRanges
 from .table_file import LoadedTable, load_packaged_table
 
-LOF_RULING_KEYS: tuple[str, ...] = ("lof_grazing", "lof_arc_part", "scenery_height",
+LOF_RULING_KEYS: tuple[str, ...] = ("lof_grazing", "lof_arc_part", "lof_shooter_arc", "scenery_height",
                                     "tileless_occupied_hexagon", "megabeast_reciprocity", "range_measurement",
                                     "megabeast_corner_side")
 """The ruling options the LoF explorer lets users flip."""

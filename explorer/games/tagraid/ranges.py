@@ -19,7 +19,7 @@ from explorer.options import Rulings
 from explorer.trace import RuleRef, Step
 
 from . import sections as S
-from .geometry import Segment, shortest_clear_segment
+from .geometry import ClipBoth, Segment, shortest_clear_segment
 from .lof import LoFResult, TableTop, _grazing, arc_clips, clear_segment, line_of_fire
 from .pieces import Model
 from .options import rulings as default_rulings
@@ -214,6 +214,18 @@ def _preranged(table: TableTop, s: Model, t: Model, obs, tb: bool) -> tuple | No
     return (got[1],)
 
 
+def _shooter_side(s: Model, rulings: Rulings) -> bool:
+    """Whether ruling ``lof_shooter_arc = front_half`` restricts where on ``s`` a line may start (a Miner with a
+    180° arc; consulted only when chosen, as :func:`.lof.clear_segment` reads it)."""
+    return s.kind == "miner" and s.arc_degrees() < 360.0 and rulings.chosen("lof_shooter_arc") == "front_half"
+
+
+def _inside(point, clips) -> bool:
+    """Whether ``point`` lies in one of the half-plane alternatives ``clips`` (:func:`.lof.arc_clips`; ``[]``: no
+    clip, everything is inside)."""
+    return not clips or any(all(hx * point[0] + hy * point[1] + hc >= -1e-9 for hx, hy, hc in c) for c in clips)
+
+
 def measure_range(table: TableTop, attacker: Model | str, target: Model | str, rulings: Rulings | None = None,
                   calibration: RangeCalibration = DEFAULT_RANGE_CALIBRATION) -> RangeResult:
     """Place the Range Ruler from ``attacker`` to ``target``. Section: Distances and Measurements › Range Ruler.
@@ -223,7 +235,9 @@ def measure_range(table: TableTop, attacker: Model | str, target: Model | str, r
     shortest clear LoF segment between the two bases (:func:`~explorer.games.tagraid.geometry.shortest_clear_segment`:
     the LoF search's own features and candidate lines, plus the lines where the length is stationary among those
     touching one feature; exact, so a feature moved by a hair cannot flip the band); under ``edge_to_edge`` it is the
-    gap between the two bases. Without LoF there is no Range (``band = None``).
+    gap between the two bases. Without LoF there is no Range (``band = None``). The ruler follows only lines the LoF
+    readings allow: under ``lof_arc_part = seen_part_in_arc`` ending in the part of the target inside the arc, under
+    ``lof_shooter_arc = front_half`` leaving the front half of the shooter's base.
     """
     rulings = rulings or default_rulings()
     s = table.model(attacker) if isinstance(attacker, str) else attacker
@@ -249,11 +263,20 @@ def measure_range(table: TableTop, attacker: Model | str, target: Model | str, r
             seg = lof.witness
         else:
             alternatives = [()]
-            if s.arc_degrees() < 360.0 and rulings.reading("lof_arc_part") == "seen_part_in_arc":
+            shooter_side = _shooter_side(s, rulings)
+            if s.arc_degrees() < 360.0 and (shooter_side or rulings.reading("lof_arc_part") == "seen_part_in_arc"):
                 alternatives = arc_clips(s.center, s.facing, s.arc_degrees())
             pre = _preranged(table, s, t, obs, _grazing(rulings)) if alternatives == [()] else None
             if pre is not None:  # measured beforehand with other pairs (LofAnalysisCache.all_pairs)
                 found = [pre[0]] if pre[0] is not None else []
+            elif shooter_side and rulings.chosen("lof_arc_part") == "seen_part_in_arc":  # both ends clipped
+                found = [x for x in (shortest_clear_segment(a, b, obs, touching_blocks=_grazing(rulings),
+                                                            clip=ClipBoth(c, c)) for c in alternatives)
+                         if x is not None]
+            elif shooter_side:  # lof_shooter_arc = front_half: the ruler follows a line leaving the front half too
+                back = (shortest_clear_segment(b, a, obs, touching_blocks=_grazing(rulings), clip=c)
+                        for c in alternatives)
+                found = [Segment(x.p1, x.p0) for x in back if x is not None]
             else:
                 found = [x for x in (shortest_clear_segment(a, b, obs, touching_blocks=_grazing(rulings), clip=c)
                                      for c in alternatives) if x is not None]
@@ -292,7 +315,13 @@ def _measure_range_3d(table: TableTop, s: Model, t: Model, rulings: Rulings, cal
         res, _, _ = clear_segment(table, s, t, rulings)
         prisms, _ = table.prisms(s, t, rulings)
         found = [w for w in (*getattr(res, "clear", ()), res.witness, lof.witness) if w is not None]
-        if segment_clear_3d(centre, table.top(s), table.top(t), prisms, touching_blocks=_grazing(rulings)):
+        # the centre line only where the arc readings let a line start and end there (lof_shooter_arc =
+        # front_half: its start in the shooter's front half; lof_arc_part = seen_part_in_arc: its end in the arc)
+        clips = arc_clips(s.center, s.facing, s.arc_degrees()) if s.arc_degrees() < 360.0 else []
+        starts = _inside(centre.p0, clips) if _shooter_side(s, rulings) else True
+        ends = _inside(centre.p1, clips) if clips and rulings.reading("lof_arc_part") == "seen_part_in_arc" else True
+        if starts and ends and segment_clear_3d(centre, table.top(s), table.top(t), prisms,
+                                                touching_blocks=_grazing(rulings)):
             found.append(centre)
         seg = min(found, key=lambda v: v.length) if found else centre
     gap = vertical_gap(table.elevation(s), table.top(s), table.elevation(t), table.top(t))

@@ -1273,7 +1273,8 @@ class FaceToFaceSnapshot:
 def fits_form(sc) -> bool:
     """Whether the two-Miner form holds every field of roll scenario ``sc`` that matters: one Active Miner against
     one Reactive Miner or the MegaBeast, one attack, and no fact the form has no field for (an ARO without LoF to
-    the Active Miner, same Hexagon, enemy TAGs in contact, Out of Range, no LoF to a target, States, Neomaterials)."""
+    the Active Miner, same Hexagon, enemy TAGs in contact, Out of Range, no LoF to a target, States, Neomaterials, a
+    Weapon without the LoF symbol)."""
     act = sc.active
     if len(sc.reactive) > 1 or len(act.attacks) > 1 or (sc.reactive and sc.megabeast is not None):
         return False
@@ -1289,8 +1290,10 @@ def fits_form(sc) -> bool:
             return False
     if sc.megabeast is not None and (not sc.megabeast.aro or sc.megabeast.fury_tokens):
         return False
-    # a Weapon that causes a State (States): the form has no field for it, the exchange view keeps it
-    if any(m.weapon is not None and m.weapon.states for m in [act, *sc.reactive]):
+    # a Weapon that causes a State (States), or a Tool card without the LoF symbol (no LoF Requirement, no Partial
+    # Cover: Damage › Partial Cover, ruling partial_cover_glyph): the form has no field for it, the exchange view
+    # keeps it (the form used to drop needs_lof, so tr-15 opened with Partial Cover counted)
+    if any(m.weapon is not None and (m.weapon.states or not m.weapon.needs_lof) for m in [act, *sc.reactive]):
         return False
     return True
 
