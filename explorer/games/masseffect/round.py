@@ -491,6 +491,7 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
                             f"at most {RENEGADE_TOKENS_IN_BOX // len(sqs)}", source)
     for i, t in enumerate(sc.turns):  # before any check that reads a turn's sheet by its Squadmate's name
         names_check(t.squadmate, names, f"turns[{i}].squadmate", source)
+    _canonical_box_names(sc, sheets)
     _check_analysis_token(sc, sheets, names, source)
     _check_core(sc, sheets, names, m, source)
     enemy_names = [e.name for e in ens]
@@ -601,6 +602,24 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
         raise ScenarioError("hazard_deck", f"{len(sc.hazard_deck)} cards; the Preparation Phase draws {hands}",
                             f"at least {hands} cards", source)
     return sc
+
+
+def _canonical_box_names(sc: RoundScenario, sheets: Mapping[str, Sheet]) -> None:
+    """Every box a round file names by a former name of its sheet (a sheet box's ``former_names``, e.g. the stand-in
+    Wrex's "Shotgun", now "Shotgun Blast" as the Squadmate Commentary calls it) is renamed in place to the box's name
+    now, so an older file loads and plays as before and every step says the name the sheet uses. Fields:
+    ``turns[i].actions[j].box``, ``unlocks[i].box``, ``intel_unlocks[i].box``, ``unlocked.<Squadmate>[k]``. A name
+    no sheet box has, nor had, is left for the checks that refuse it."""
+    for t in sc.turns:
+        if t.squadmate in sheets:
+            for a in t.actions:
+                a.box = sheets[t.squadmate].canonical(a.box)
+    for u in (*sc.unlocks, *sc.intel_unlocks):
+        if u.squadmate in sheets:
+            u.box = sheets[u.squadmate].canonical(u.box)
+    for who, boxes in sc.unlocked.items():
+        if who in sheets:
+            boxes[:] = [sheets[who].canonical(b) for b in boxes]
 
 
 def _check_analysis_token(sc: RoundScenario, sheets: Mapping[str, Sheet], names: list[str], source: str) -> None:
@@ -1612,7 +1631,8 @@ def _sabotage_turret(state: RoundState, ctx: RoundContext, who: str, act: Action
 def _shoot_it_again(state: RoundState, ctx: RoundContext, who: str, act: Action, box: str, cut, base: int, seen=None
                     ) -> tuple[RoundState, list[Step]]:
     """Squadmate Commentary › Urdnot Wrex › Shoot It 46 More Times: the box's ``repeats`` Action (Wrex's Shotgun
-    Blast, the stand-in's ``Shotgun``) is resolved a second time, dealing "the same amount of Damage as the first".
+    Blast, the stand-in sheet's box of that name) is resolved a second time, dealing "the same amount of Damage as the
+    first".
     Which first: the ruling ``shoot_it_46``. ``twice`` (default): this Ability's die resolves it twice, on ``target``
     then on ``second_target`` (default: the same Enemy), both with this die's icon and the same bonus (a Ready
     Command token, Aim, Krogan Battlemaster spent once, on this Action). ``repeat_first``: the Shotgun Blast Wrex
