@@ -382,12 +382,31 @@ class RoundStepperView(SliderSteps, W.VBox):
                 self.positions, self.trace, refused = self.play()
         except ExplorerError as e:
             self.message.value = box(html.escape(str(e)), style="color:#c92a2a")
+            self._no_steps()
             return
         if refused:   # the play stopped at a refusal: named with the file, as a refusal raised while playing is
             where = f"{self.file_name}: " if self.file_name and not refused.startswith(f"{self.file_name}:") else ""
             self.message.value = box("Not allowed: " + html.escape(where + refused),
                                      style="color:#c92a2a;font-size:13px")
         self._set_steps(at)
+
+    def _no_steps(self) -> None:
+        """The scenario shown was refused while it was played (an error raised, not a "Not allowed" step): it has
+        no step to show, so the step card says so and the map, the counter and the step list are emptied (before,
+        they kept the previous scenario's step under the new file's name and verdict)."""
+        self.positions, self.trace = [], None
+        self._quiet = True
+        try:
+            self.slider.max = self.slider.value = 1
+        finally:
+            self._quiet = False
+        self.prev_button.disabled = self.next_button.disabled = True
+        self.counter.value = counter_html(0, 0)
+        self.focus.value = box("No step to show: playing this round stopped at the error below (the Outcome "
+                               "block gives it too).", style="color:#495057;font-style:italic")
+        self.map.value = ""
+        self.trace_list.value = ""
+        self._changed()
 
     def show(self, number: int) -> None:
         """Show the ``number``-th cited step (from 1, clamped)."""
