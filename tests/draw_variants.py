@@ -31,7 +31,8 @@ DRAW_KINDS: dict[str, tuple[str, ...]] = {
 }
 """``{game: kinds}`` whose resolution can draw a die or shuffle a deck (``""``: TAG Raid's roll scenarios). Mass
 Effect's Hazard deck is drawn (and reshuffled from the seed) in its ``round`` files, and so is the Enemy Bag
-(``bag``: the draws a file declares; session 15); its ``activation`` files play one given Hazard card. The other kinds (maps, tables, damage, A.I. activations, conditions) draw nothing."""
+(``bag``: the draws a file declares; session 15); its ``activation`` files play one given Hazard card. The other
+kinds (maps, tables, damage, A.I. activations, conditions) draw nothing."""
 
 DRAW_KEYS = frozenset({
     # TAG Raid

@@ -427,7 +427,8 @@ def draw_from_bag(board: Board) -> tuple[Board, Enemy, str]:
     names = [t.name for t in board.in_bag]
     raise _ScenarioError(f"bag[{k}]", f"this Spawn draws from an Enemy Bag holding {', '.join(names)} (Defeated and "
                          "returned to it) and the file declares no draw for it: a random draw could give any of "
-                         "them", f"a [[bag]] entry (bag[{k}]) with " + " or ".join(f"returned = {n!r}" for n in names), None)
+                         "them", f"a [[bag]] entry (bag[{k}]) with "
+                         + " or ".join(f"returned = {n!r}" for n in names), None)
 
 
 def spawn_minion(terrain: Terrain, board: Board, at: str, choices: Choices,
