@@ -30,14 +30,15 @@ DRAW_KINDS: dict[str, tuple[str, ...]] = {
     "dagger": ("hero", "round", "nemesis", "setup"),
 }
 """``{game: kinds}`` whose resolution can draw a die or shuffle a deck (``""``: TAG Raid's roll scenarios). Mass
-Effect's Hazard deck is drawn (and reshuffled from the seed) in its ``round`` files; its ``activation`` files play
-one given Hazard card. The other kinds (maps, tables, damage, A.I. activations, conditions) draw nothing."""
+Effect's Hazard deck is drawn (and reshuffled from the seed) in its ``round`` files, and so is the Enemy Bag
+(``bag``: the draws a file declares; session 15); its ``activation`` files play one given Hazard card. The other
+kinds (maps, tables, damage, A.I. activations, conditions) draw nothing."""
 
 DRAW_KEYS = frozenset({
     # TAG Raid
     "dice", "save_dice", "saves", "red", "blue", "respawn", "deployment", "rolls",
     # Mass Effect
-    "faces", "reshuffles", "hazard_deck", "showing", "strategy", "paragon", "renegade",
+    "faces", "reshuffles", "hazard_deck", "showing", "strategy", "paragon", "renegade", "bag",
     # Galaxy Defenders
     "yellow", "rolled", "defence", "defense", "critical", "criticals", "cards", "card", "reveal", "event", "drawn",
     "close_encounter", "energy_shields",

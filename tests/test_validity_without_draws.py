@@ -250,3 +250,13 @@ def test_found_me_a_reroll_list_after_a_drawn_face_is_refused_for_every_draw():
         msg = got.pop()
         i = path[1]
         assert msg.startswith(f"refused: v.toml: field 'turns[{i}].roll.rolls[1]': fixes the faces of re-roll 1"), msg
+
+
+def test_the_enemy_bag_draw_of_a_returned_minion_is_the_files_for_every_draw():
+    """Session 15 (issue 19): the Enemy Bag is a draw too. me-round-bag-returned without its ``[[bag]]`` (two Husks
+    Defeated and returned, a Spawn with no declared draw) is refused naming ``bag[0]`` with every seed and none;
+    before, the Minion returned first was drawn (a random draw decided by the engine)."""
+    v = Variant("masseffect", "me-round-bag-returned", ("bag",), "drop")
+    got = _all_seeds(v)
+    assert len(got) == 1 and next(iter(got)).startswith("refused: v.toml: field 'bag[0]'"), got
+    assert any(x.name == "me-round-bag-returned" and x.path[0] == "bag" for x in VARIANTS["masseffect"])

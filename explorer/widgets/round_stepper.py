@@ -77,6 +77,11 @@ than the "Every step" list's rule tags (unbreakable, about 450 px): both ran pas
 clipped (the dropdowns' boxes and arrows, the step titles' ends). Here a dropdown shrinks to the column (its box
 narrows), the HTML parts may be narrower than their longest tag, and a rule tag wraps."""
 
+MAP_BESIDE_GROW = 3
+"""With a ``map_basis`` (:class:`RoundStepperView`), the map column takes this many shares of the room left on its
+row for each share the step column takes (up to the map's own width), so the map stays as large as the step column
+beside it allows."""
+
 ROUND_PHONE_CSS = (
     f"<style>@media (max-width:{PHONE_ORDER_MAX_WIDTH}px){{"
     ".xr-round-page>.xr-round-main{order:1}"
@@ -196,7 +201,7 @@ class RoundStepperView(SliderSteps, W.VBox):
     """The name a downloaded round file gets."""
 
     def __init__(self, scenario_id: str, game: Any, ruling_options: Mapping[str, Any], *, label_width: str,
-                 dropdown_width: str, map_first: bool, extra: Sequence[W.Widget] = ()):
+                 dropdown_width: str, map_first: bool, extra: Sequence[W.Widget] = (), map_basis: str | None = None):
         """Build the page and open built-in ``scenario_id``.
 
         Args:
@@ -204,6 +209,11 @@ class RoundStepperView(SliderSteps, W.VBox):
             label_width / dropdown_width: CSS widths of a dropdown's label and of the whole dropdown.
             map_first: the map column left of the step column (else right of it). extra: widgets shown under the
                 focused step (D.A.G.G.E.R.'s loss gauges).
+            map_basis: a CSS width (say ``"480px"``) the map column may shrink to, its map scaled down with it
+                (:func:`fit_map`), so that the step column stays beside it instead of wrapping under it: at a
+                900 px window Mass Effect's Mission 1 map (760 px) pushed the step card about 830 px down, below
+                the whole map; with ``"480px"`` the map takes about 510 px and the card sits beside it, at the
+                map's top (:data:`MAP_BESIDE_GROW`). ``None``: the map column keeps its map's width.
         """
         self.game = game
         self.positions: list = []
@@ -253,7 +263,8 @@ class RoundStepperView(SliderSteps, W.VBox):
         side = W.VBox([self.focus, *extra, self.message, rulings_panel(self.rulings_box), steps],
                       layout=W.Layout(min_width="340px", max_width="680px", flex="1 1 380px"))
         side.add_class("xr-round-side")
-        left = W.VBox([self.map], layout=W.Layout(flex="0 1 auto"))
+        left = W.VBox([self.map], layout=W.Layout(flex="0 1 auto") if map_basis is None else
+                      W.Layout(flex=f"{MAP_BESIDE_GROW} 1 {map_basis}", max_width=self.map.layout.max_width))
         left.add_class("xr-round-left")
         # the scenario's title and description last; on a phone (ROUND_PHONE_CSS) the focused step comes first,
         # right under the step bar, then the map, and the Outcome block after the whole page body
@@ -371,12 +382,31 @@ class RoundStepperView(SliderSteps, W.VBox):
                 self.positions, self.trace, refused = self.play()
         except ExplorerError as e:
             self.message.value = box(html.escape(str(e)), style="color:#c92a2a")
+            self._no_steps()
             return
         if refused:   # the play stopped at a refusal: named with the file, as a refusal raised while playing is
             where = f"{self.file_name}: " if self.file_name and not refused.startswith(f"{self.file_name}:") else ""
             self.message.value = box("Not allowed: " + html.escape(where + refused),
                                      style="color:#c92a2a;font-size:13px")
         self._set_steps(at)
+
+    def _no_steps(self) -> None:
+        """The scenario shown was refused while it was played (an error raised, not a "Not allowed" step): it has
+        no step to show, so the step card says so and the map, the counter and the step list are emptied (before,
+        they kept the previous scenario's step under the new file's name and verdict)."""
+        self.positions, self.trace = [], None
+        self._quiet = True
+        try:
+            self.slider.max = self.slider.value = 1
+        finally:
+            self._quiet = False
+        self.prev_button.disabled = self.next_button.disabled = True
+        self.counter.value = counter_html(0, 0)
+        self.focus.value = box("No step to show: playing this round stopped at the error below (the Outcome "
+                               "block gives it too).", style="color:#495057;font-style:italic")
+        self.map.value = ""
+        self.trace_list.value = ""
+        self._changed()
 
     def show(self, number: int) -> None:
         """Show the ``number``-th cited step (from 1, clamped)."""

@@ -236,3 +236,24 @@ def test_at_900_px_the_step_column_fits_its_ruling_options_and_every_step(browse
     if SCREENSHOTS:
         page.screenshot(path=os.path.join(SCREENSHOTS, f"{slug}-900.png"), full_page=True)
     ctx.close()
+
+
+def test_at_900_px_the_mass_effect_step_card_sits_beside_the_mission_1_map(browser, app_url):
+    """Session 15 (issue 19, second reader): at a 900 px window the Mission 1 map (760 px) left no room beside it, so
+    the step column wrapped under the whole map and the step card sat about 830 px down, at the fold. The map column
+    now shrinks (``map_basis``, its map scaled down whole): the card starts level with the map's top, in the first
+    screen, and the whole map still shows."""
+    ctx = browser.new_context(viewport={"width": 900, "height": 900})
+    page = ctx.new_page()
+    page.goto(_base(app_url) + "/masseffect-round?scenario=me-round-mission-1")
+    card = page.locator(".me-focus").first
+    wait_until(lambda: card.count() and "STEP 1 OF" in card.inner_text().upper()
+               and page.locator(".me-round-map svg").count(), timeout=90, what="step 1 and the map")
+    c, m = card.bounding_box(), page.locator(".me-round-map svg").first.bounding_box()
+    assert abs(c["y"] - m["y"]) <= 12 and c["x"] >= m["x"] + m["width"], (c, m)     # beside the map, not under it
+    assert c["y"] + c["height"] < 600, c
+    assert m["x"] >= 0 and m["x"] + m["width"] <= c["x"] and m["width"] >= 440, m   # the whole map, scaled down
+    assert page.evaluate("() => document.scrollingElement.scrollWidth") <= 900
+    if SCREENSHOTS:
+        page.screenshot(path=os.path.join(SCREENSHOTS, "masseffect-round-900-mission-1.png"), full_page=True)
+    ctx.close()

@@ -6,6 +6,7 @@ Ability's effect and numbers are the stand-in sheet's. Built-in me-round-wrex-li
 tests/masseffect/golden/."""
 
 import copy
+import re
 from pathlib import Path
 
 import pytest
@@ -79,7 +80,7 @@ def test_shoot_it_46_second_target_gone_is_refused_naming_the_field():
 def test_shoot_it_46_repeat_first_repeats_the_earlier_blast_with_its_icon():
     d = data()
     acts = turn(d, "Wrex")["actions"]
-    acts[0] = {"box": "Shotgun", "die": "enhanced", "target": "Husk B"}
+    acts[0] = {"box": "Shotgun Blast", "die": "enhanced", "target": "Husk B"}
     acts[1] = {"box": "Shoot It 46 More Times", "die": "standard", "target": "Husk B"}
     t = resolve(d, {"shoot_it_46": "repeat_first"})
     b = [x for x in titles(t) if x.startswith("Husk B suffers")]
@@ -89,13 +90,13 @@ def test_shoot_it_46_repeat_first_repeats_the_earlier_blast_with_its_icon():
     # (4 + 2 of 6), so the second needs another target, refused naming second_target
     t2 = resolve(d)
     r = refusal(t2)
-    assert "Husk B is no longer on the map after the first Shotgun" in r.title
+    assert "Husk B is no longer on the map after the first Shotgun Blast" in r.title
     assert "turns[0].actions[1].second_target" in r.title
 
 
 def test_shoot_it_46_repeat_first_without_a_blast_is_refused():
     r = refusal(resolve(data(), {"shoot_it_46": "repeat_first"}))
-    assert "turns[0].actions[0].box" in r.title and "resolved no Shotgun Action this turn" in r.title
+    assert "turns[0].actions[0].box" in r.title and "resolved no Shotgun Blast Action this turn" in r.title
 
 
 # --- What Krogan Do Best --------------------------------------------------------------------------------------------
@@ -220,7 +221,8 @@ def test_sabotage_enemy_without_asari_controller_says_nothing_more():
 
 
 def test_sheet_repeats_must_name_a_damage_box():
-    bad = STANDIN.read_text().replace('repeats = "Shotgun"', 'repeats = "Charge Ahead"')
+    bad = STANDIN.read_text().replace('repeats = "Shotgun Blast"', 'repeats = "Charge Ahead"')
+    assert bad != STANDIN.read_text()
     import tomllib
     with pytest.raises(ScenarioError) as e:
         parse_sheets(tomllib.loads(bad), "s.toml")
@@ -237,10 +239,44 @@ def test_sheet_new_numbers_are_bounded(field):
     assert field in str(e.value)
 
 
-def test_standin_shotgun_matches_the_commentary_example():
+def test_standin_shotgun_blast_matches_the_commentary_example():
+    """Squadmate Commentary › Shoot It 46 More Times names the Action "Shotgun Blast" (2 Standard, 4 Enhanced)."""
     wrex = load_sheets()["Wrex"]
-    assert wrex.box("Shotgun").damage == (2, 4)
-    assert wrex.box("Shoot It 46 More Times").repeats == "Shotgun"
+    assert wrex.box("Shotgun Blast").name == "Shotgun Blast" and wrex.box("Shotgun Blast").damage == (2, 4)
+    assert wrex.box("Shoot It 46 More Times").repeats == "Shotgun Blast"
+    # the stand-in's former name still finds the box (older round files)
+    assert wrex.box("Shotgun") is wrex.box("Shotgun Blast") and wrex.canonical("shotgun") == "Shotgun Blast"
+    assert wrex.canonical("Charge") == "Charge" and wrex.canonical("No Such Box") == "No Such Box"
+
+
+def test_a_round_file_naming_the_old_shotgun_plays_as_shotgun_blast():
+    """A round file written before the rename (``box = "Shotgun"``, also in ``unlocked``) plays exactly as one
+    naming "Shotgun Blast", every step saying the new name."""
+    d = data()
+    acts = turn(d, "Wrex")["actions"]
+    acts[0] = {"box": "Shotgun Blast", "die": "enhanced", "target": "Husk B"}
+    acts[1] = {"box": "Shoot It 46 More Times", "die": "standard", "target": "Husk B"}
+    new = titles(resolve(d, {"shoot_it_46": "repeat_first"}))
+    acts[0]["box"] = "shotgun"
+    old = titles(resolve(d, {"shoot_it_46": "repeat_first"}))
+    assert old == new and any("Shotgun Blast" in x for x in new)
+    assert not any(re.search(r"Shotgun(?! Blast)", x) for x in old)
+
+
+def test_sheet_former_name_may_not_be_another_box_name():
+    import tomllib
+    bad = STANDIN.read_text().replace('former_names = ["Shotgun"]', 'former_names = ["Charge"]')
+    assert bad != STANDIN.read_text()
+    with pytest.raises(ScenarioError) as e:
+        parse_sheets(tomllib.loads(bad), "s.toml")
+    assert "sheets[4].boxes[0].former_names[0]" in str(e.value) and "'Charge'" in str(e.value)
+
+
+def test_sheet_reference_by_a_former_name_is_read_as_the_box():
+    import tomllib
+    text = STANDIN.read_text().replace('repeats = "Shotgun Blast"', 'repeats = "Shotgun"')
+    assert text != STANDIN.read_text()
+    assert parse_sheets(tomllib.loads(text), "s.toml")["Wrex"].box("Shoot It 46 More Times").repeats == "Shotgun Blast"
 
 
 # --- the outcome text: Proximity Mine tokens left -------------------------------------------------------------------

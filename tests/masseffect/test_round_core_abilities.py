@@ -311,3 +311,21 @@ def test_spawn_on_a_map_without_spawn_hexes_says_so():
     titles = [s.title for s in resolve(data()).steps]
     assert "No Minion Spawned: the map has no Spawn hex" in titles
     assert not any("every Spawn hex holds" in t for t in titles)
+
+
+def test_the_round_page_says_whether_the_sheets_are_the_stand_in_or_the_files_own(tmp_path):
+    """Issue 19 (Done when: a sheet-data file with a stand-in is said to be one on the page): beside the sheets at
+    every step, and in the title box, the page says the built-in sheets are a STAND-IN; a file naming its own sheet
+    file is not called one (before, the title box called every file's sheets the stand-in)."""
+    from explorer.games import get_game
+    from explorer.games.masseffect.round_views import RoundStepper
+
+    page = RoundStepper("me-round-analysis", get_game("masseffect"))
+    assert "STAND-IN" in page.focus.value and "sheets/standin.toml" in page.focus.value
+    assert "editable STAND-IN" in page.about.value
+    p = tmp_path / "mine.toml"
+    p.write_text((Path(__file__).parents[2] / "explorer/games/masseffect/sheets/standin.toml").read_text())
+    text = (Path(__file__).parents[2] / "explorer/games/masseffect/scenarios/me-round-analysis.toml").read_text()
+    page.open_text(text.replace('kind = "round"', f'kind = "round"\nsheets = "{p}"', 1), "own.toml")
+    assert "own sheet file (" in page.focus.value and "STAND-IN" not in page.focus.value
+    assert "editable STAND-IN" not in page.about.value and f"own sheet file ({p})" in page.about.value

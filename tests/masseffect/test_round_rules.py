@@ -341,12 +341,12 @@ def test_no_enemy_in_a_shrouded_area_activates(shrouded, revealed):
         assert (steps[0].rule == S.SHROUDED_AREAS) == (not revealed)
 
 
-def test_a_defeated_minion_back_in_the_enemy_bag_is_drawn_once_the_declared_draws_are_used_up():
+def test_a_defeated_minion_back_in_the_enemy_bag_is_drawn_when_it_is_the_only_token_left():
     """Damaging Enemies: a Defeated Minion is returned to the Enemy Bag; Spawning Minions draws a token from the bag.
-    The file's [[bag]] declares the next draws (the draw is random); after them the bag still holds the Minions
-    returned to it, so a Spawn draws those (Damage, Biotic Effect token and Stunned side gone) instead of finding
-    the bag empty. Here Shepard Defeats Husk A (Shield Value 2, a Biotic Effect token on it); the first card Spawns
-    the declared Trooper, the second Husk A."""
+    The file's [[bag]] declares the draws (the draw is random); after them the bag still holds the Minions returned
+    to it: one alone is the token drawn (Damage, Biotic Effect token and Stunned side gone), not an empty bag (two or
+    more need a declared ``returned`` draw: tests/masseffect/test_round_bag.py). Here Shepard Defeats Husk A (Shield
+    Value 2, a Biotic Effect token on it); the first card Spawns the declared Trooper, the second Husk A."""
     from explorer.games.masseffect.round import parse_round, resolve_round
     spawn = {"instructions": [{"do": "spawn", "at": "closest"}]}
     d = {"game": "masseffect", "kind": "round", "title": "Back in the bag", "on_point": "Shepard",
@@ -362,5 +362,6 @@ def test_a_defeated_minion_back_in_the_enemy_bag_is_drawn_once_the_declared_draw
     spawns = [s for s in t.steps if s.title.startswith("Spawn ")]
     assert [s.facts["spawned"] for s in spawns] == ["Trooper", "Husk A"]
     assert "returned to the Enemy Bag earlier" in spawns[1].detail and "returned" not in spawns[0].detail
+    assert "only token in it" in spawns[1].detail
     assert t.outcome["enemies"]["Husk A"]["damage"] == 0 and t.outcome["returned_to_bag"] == ["Husk A"]
     assert not any("Enemy Bag is empty" in s.title for s in t.steps)

@@ -219,3 +219,23 @@ def test_the_phone_order_rules_are_the_phone_width_and_name_classes_the_page_car
     for cls in ("xr-round-page", "xr-round-main", "xr-round-files", "xr-round-side", "xr-round-focus",
                 "xr-round-left", "xr-round-about", "scenario-note"):
         assert "." + cls in ROUND_PHONE_CSS
+
+
+def test_a_file_refused_while_it_is_played_shows_no_step_of_the_scenario_before_it():
+    """Session 15 (issue 19, the Round page driven with me-round-bag-returned's [[bag]] removed): the file loads,
+    then its play raises (two Minions in the Enemy Bag, no draw declared). The page named the file and gave the
+    refusal, but kept showing the previous scenario's step 14 of 17, its map and its step list. Now it shows no
+    step, and the next scenario opened plays as before."""
+    g = get_game("masseffect")
+    text = g.scenario_text("me-round-bag-returned")
+    bad = re.sub(r'(?m)^\[\[bag\]\]\nreturned = "Husk B".*\n', "", text)
+    assert bad != text
+    w = _open("masseffect", "me-round-bag-returned")
+    w.go(+5)
+    assert w.position == 6 and w.positions
+    w.open_text(bad, "nobag.toml")
+    assert "field 'bag[0]'" in html.unescape(w.message.value) and "nobag.toml" in html.unescape(w.message.value)
+    assert w.positions == [] and "No step to show" in w.focus.value and w.map.value == ""
+    assert "0 / 0" in w.counter.value and w.next_button.disabled and w.prev_button.disabled
+    w.load("me-round-bag-returned")
+    assert w.positions and w.position == 1 and "STEP 1 OF" in w.focus.value.upper() and w.message.value == ""

@@ -50,10 +50,12 @@ from explorer.trace import Trace as _Trace
 
 from . import sections as S
 from .options import rulings as _rulings_for
+from .unit_specs import BagSpec as _BagSpec
 from .unit_specs import EnemySpec as _EnemySpec
 from .unit_specs import Header as _Header
 from .unit_specs import Name as _Name
 from .unit_specs import SquadmateSpec as _SquadmateSpec
+from .unit_specs import check_bag as _check_bag
 from .unit_specs import check_rulings as _check_rulings
 from .unit_specs import check_units as _check_units
 from .unit_specs import names_check as _names_check
@@ -200,7 +202,12 @@ class Board(Roster):
         squadmates: in seating order (clockwise), with positions.
         enemies: Enemy tokens on the map, with positions.
         current: the current Squadmate (whose Hazard card is resolved).
-        bag: the next Minion tokens the Enemy Bag will give, in draw order (the draw is random: a scenario fixes it).
+        bag: the draws from the Enemy Bag the file declares, in order (the draw is random: a scenario fixes it),
+            each a Minion token or the name of a Minion Defeated earlier and returned to the Bag (``returned``).
+        in_bag: the Minions Defeated and returned to the Enemy Bag that are in it now (their Damage, Biotic Effect
+            token and Stunned side gone), in the order returned.
+        drawn: how many of the declared draws (:attr:`bag`) were made so far (the next one is ``bag[drawn]`` of
+            the file).
         returned_to_bag: Minions Defeated during this resolution.
         spawned: the Minion spawned last by this Hazard card (for "Activate Spawned Enemy").
         asari_controller: Liara's Asari Controller is unlocked: Enemies with a Biotic Effect token count as having no
@@ -225,8 +232,10 @@ class Board(Roster):
     squadmates: tuple[Squadmate, ...]
     enemies: tuple[Enemy, ...]
     current: str
-    bag: tuple[Enemy, ...] = ()
+    bag: tuple[Enemy | str, ...] = ()
     returned_to_bag: tuple[str, ...] = ()
+    in_bag: tuple[Enemy, ...] = ()
+    drawn: int = 0
     spawned: str | None = None
     asari_controller: bool = False
     hazard: tuple[Instruction, ...] = ()
@@ -267,11 +276,11 @@ class Board(Roster):
 
     def returned(self, enemy: Enemy) -> Board:
         """Damaging Enemies: the Defeated Minion ``enemy`` is returned to the Enemy Bag: named in
-        :attr:`returned_to_bag` and put back in :attr:`bag` (its Damage, Biotic Effect token and Stunned side gone),
-        so a later Spawn can draw it once the draws the file declares are used up (Spawning Minions: a token drawn
-        from the bag; the bag holds it again)."""
+        :attr:`returned_to_bag` and put in :attr:`in_bag` (its Damage, Biotic Effect token and Stunned side gone),
+        so a later Spawn can draw it (Spawning Minions: a token drawn from the bag; the bag holds it again): a
+        declared draw ``returned = "<name>"``, or the only token left in the Bag (:func:`spawn_minion`)."""
         token = replace(enemy, position=None, damage=0, biotic_effect=False, stunned=False, shrouded=False)
-        return replace(self, returned_to_bag=self.returned_to_bag + (enemy.name,), bag=self.bag + (token,))
+        return replace(self, returned_to_bag=self.returned_to_bag + (enemy.name,), in_bag=self.in_bag + (token,))
 
 
 
@@ -379,11 +388,63 @@ Instruction = Activate | ActivateSpawned | SpawnMinion | ActivateFurthest | Spec
 # --- Spawning Minions -----------------------------------------------------------------------------------------------
 
 
+def draw_from_bag(board: Board) -> tuple[Board, Enemy, str]:
+    """Spawning Minions: the token drawn from the Enemy Bag, the board without it in the Bag, and a sentence saying
+    how it was decided ("" for the file's next declared token).
+
+    The Bag holds the file's declared tokens not drawn yet and the Minions Defeated and returned to it
+    (:attr:`Board.in_bag`). A random draw among them is the file's to declare: the next declared draw
+    (``bag[drawn]``) is made when there is one (a token, or ``returned = "<Minion>"``: that Minion, which must be
+    in the Bag now); with none left and one token in the Bag the draw is forced; with two or more it could give
+    any of them, so it is refused naming ``bag[k]``, never left to the seed (issue #25 item 4: the same file is
+    accepted or refused alike with any seed or none). Call only with a token in the Bag.
+
+    Raises:
+        ScenarioError: ``bag[k].returned`` names a Minion not in the Bag at this draw (still on the map, drawn
+            again already, or never Defeated); ``bag[k]``: no declared draw left and two or more Minions in the Bag.
+    """
+    k = board.drawn
+    if board.bag:
+        nxt, rest = board.bag[0], board.bag[1:]
+        if isinstance(nxt, str):
+            token = next((t for t in board.in_bag if t.name == nxt), None)
+            if token is None:
+                where = ("on the map" if board.enemy(nxt) is not None else "not Defeated yet"
+                         if nxt not in board.returned_to_bag else "drawn again already")
+                raise _ScenarioError(f"bag[{k}].returned", f"{nxt} is not in the Enemy Bag at draw {k + 1} ({where})",
+                                     [t.name for t in board.in_bag] or "a Minion Defeated before this draw, or a "
+                                     "new Minion token", None)
+            in_bag = tuple(t for t in board.in_bag if t is not token)
+            how = (f" {nxt} was Defeated and returned to the Enemy Bag earlier; the file declares it drawn here "
+                   f"(bag[{k}].returned).")
+            return replace(board, bag=rest, in_bag=in_bag, drawn=k + 1), token, how
+        return replace(board, bag=rest, drawn=k + 1), nxt, ""
+    if len(board.in_bag) == 1:
+        token = board.in_bag[0]
+        how = (f" {token.name} was Defeated and returned to the Enemy Bag earlier and is the only token in it, so it "
+               "is the token drawn.")
+        return replace(board, in_bag=()), token, how
+    names = [t.name for t in board.in_bag]
+    raise _ScenarioError(f"bag[{k}]", f"this Spawn draws from an Enemy Bag holding {', '.join(names)} (Defeated and "
+                         "returned to it) and the file declares no draw for it: a random draw could give any of "
+                         "them", f"a [[bag]] entry (bag[{k}]) with "
+                         + " or ".join(f"returned = {n!r}" for n in names), None)
+
+
 def spawn_minion(terrain: Terrain, board: Board, at: str, choices: Choices,
                  rule: RuleRef = S.SPAWNING_MINIONS) -> tuple[Board, list[Step]]:
     """Spawning Minions: draw the next token of the Enemy Bag and place it Active in the empty Spawn hex closest to
     (or furthest from) the current Squadmate, distances counted as in Counting Distances; Spawn hexes holding a
-    character are ignored; if every Spawn hex is occupied (or the bag is empty) no Minion is Spawned."""
+    character are ignored; if every Spawn hex is occupied (or the bag is empty) no Minion is Spawned.
+
+    The draw is random, so the file declares it (:func:`draw_from_bag`): the next ``[[bag]]`` entry, a token or a
+    returned Minion; with no declared draw left, the only token in the Bag (the Minions Defeated and returned to it)
+    is drawn; two or more there and the file does not say which is refused.
+
+    Raises:
+        ScenarioError: field ``bag[k].returned`` (that Minion is not in the Bag at this draw) or ``bag[k]`` (no
+            declared draw and two or more returned Minions in the Bag), whatever the seed.
+    """
     cur = board.squadmate(board.current)
     spawns = terrain.spawn_hexes()
     empty = [h for h in spawns if board.occupant(h) is None]
@@ -393,7 +454,7 @@ def spawn_minion(terrain: Terrain, board: Board, at: str, choices: Choices,
     if not empty:
         return board.shown(), [Step("No Minion Spawned: every Spawn hex holds a character", rule, facts={"occupied": occupied},
                             marks=tuple(map(str, spawns)))]
-    if not board.bag:
+    if not board.bag and not board.in_bag:
         return board.shown(), [Step("No Minion Spawned: the Enemy Bag is empty", rule, marks=tuple(map(str, empty)))]
     dist = {h: terrain.distance(cur.position, h) for h in empty}
     reachable = {h: d for h, d in dist.items() if d is not None}
@@ -402,16 +463,15 @@ def spawn_minion(terrain: Terrain, board: Board, at: str, choices: Choices,
     tied = sorted(h for h, d in pool.items() if d == best)
     key = _pref(choices.spawn_hex, tied)
     chosen = sorted(tied, key=key)[0]
-    token = replace(board.bag[0], position=chosen, stunned=False)
-    board = replace(board, bag=board.bag[1:], enemies=board.enemies + (token,), spawned=token.name).logged(
+    board, token, again = draw_from_bag(board)
+    token = replace(token, position=chosen, stunned=False)
+    board = replace(board, enemies=board.enemies + (token,), spawned=token.name).logged(
         Spawned(token.name, str(chosen)))
     how = "your choice" if chosen in choices.spawn_hex else "default: smallest (q, r)"
     tie = f"; tied: {', '.join(map(str, tied))} ({how})" if len(tied) > 1 else ""
     board = board.shown(1, SpawnFocus(token.name, chosen, tuple(dist.items()),
                                       tuple((h, board.occupant(h)) for h in spawns
                                             if board.occupant(h) is not None and h != chosen), tuple(tied)))
-    again = (f" {token.name} was Defeated and returned to the Enemy Bag earlier; the file's bag declares no other draw, "
-             "so it is the token drawn." if token.name in board.returned_to_bag else "")
     return board, [Step(f"Spawn {token.name} at {chosen}, the empty Spawn hex {'closest to' if at == 'closest' else 'furthest from'} "
                          f"{cur.name} ({best} hexes){tie}", rule, "Drawn from the Enemy Bag and placed Active side up."
                         + again,
@@ -1410,7 +1470,8 @@ class ActivationScenario(_Header):
     """A validated ``activation`` scenario. File shape: the shared header, then ``map`` (a built-in map name or an
     inline ``[map]`` table), ``current`` (the current Squadmate), ``asari_controller``, ``start_of_round`` (Inferno
     Damage first), ``end_of_turn`` (Coolant Leak check of the current Squadmate last), ``[[squadmates]]`` and
-    ``[[enemies]]`` with positions, ``[[bag]]`` (the Enemy Bag's next Minion tokens, in draw order, no position),
+    ``[[enemies]]`` with positions, ``[[bag]]`` (the Enemy Bag's draws, in order: Minion tokens without a position, or
+    ``returned = "<Minion>"``, a Minion Defeated earlier: :func:`draw_from_bag`),
     ``[move]`` (optional), ``[[hazard]]`` (the card's instructions in order) and ``[choices]``."""
 
     kind: Literal["activation"]
@@ -1421,7 +1482,7 @@ class ActivationScenario(_Header):
     end_of_turn: bool = False
     squadmates: list[_SquadmateSpec] = _Field(min_length=1, max_length=5)
     enemies: list[_EnemySpec] = _Field(default_factory=list, max_length=40)
-    bag: list[_EnemySpec] = _Field(default_factory=list, max_length=30)
+    bag: list[_BagSpec] = _Field(default_factory=list, max_length=30)
     move: MoveSpec | None = None
     hazard: list[HazardInstruction] = _Field(default_factory=list, max_length=8)
     choices: ChoicesSpec = _Field(default_factory=ChoicesSpec)
@@ -1453,14 +1514,8 @@ def parse_activation(data: Mapping, source: str) -> ActivationScenario:
     sqs, ens = _check_units(sc.squadmates, sc.enemies, source, need_positions=True)
     check_placements(m, [(s.name, s.position) for s in sqs], "squadmates", source)
     check_placements(m, [(e.name, e.position) for e in ens], "enemies", source)
-    names = {s.name for s in sqs} | {e.name for e in ens}
-    for i, b in enumerate(sc.bag):
-        if b.position is not None or b.kind != "minion":
-            raise _ScenarioError(f"bag[{i}]", "Enemy Bag tokens are Minions without a position",
-                                 "kind = 'minion', no position", source)
-        if b.name in names:
-            raise _ScenarioError(f"bag[{i}].name", f"duplicate name {b.name!r}", "a name no other token has", source)
-        names.add(b.name)
+    draws = _check_bag(sc.bag, ens, [s.name for s in sqs], source)
+    names = {s.name for s in sqs} | {e.name for e in ens} | {d.name for d in draws if not isinstance(d, str)}
     _names_check(sc.current, [s.name for s in sqs], "current", source)
     if sc.move:
         _names_check(sc.move.squadmate, [s.name for s in sqs], "move.squadmate", source)
@@ -1582,7 +1637,7 @@ def activation_start(scenario: ActivationScenario, rulings: Mapping[str, str] | 
     m = _load_map(scenario.map, None)
     terrain = MapTerrain(m, r)
     sqs, ens = _check_units(scenario.squadmates, scenario.enemies, None, need_positions=True)
-    bag = tuple(b.build() for b in scenario.bag)
+    bag = _check_bag(scenario.bag, ens, [s.name for s in sqs], None)
     board = Board(sqs, ens, scenario.current, bag, asari_controller=scenario.asari_controller,
                   hazard=tuple(_card(scenario)))
     ch = scenario.choices

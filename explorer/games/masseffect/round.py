@@ -23,8 +23,9 @@ File shape (after the shared header ``game = "masseffect"``, ``kind = "round"``)
     downed_locks = { Tali = 0 } # dice a Downed sheet Locks, over the sheet file's downed_locks (0..4; stand-in: 3)
     [[squadmates]] ...          # seating order, clockwise, with positions (see unit_specs)
     [[enemies]] ...             # with positions
-    [[bag]] ...                 # the Enemy Bag's next Minions, in draw order (then the Minions Defeated and
-                                # returned to it, in the order returned)
+    [[bag]] ...                 # the Enemy Bag's draws, in order: a Minion token (no position), or
+    [[bag]]                     # a Minion Defeated earlier and back in the Bag by this draw:
+    returned = "Husk A"         # (with no declared draw left: the only token in the Bag; two or more: refused)
     [[hazard_deck]]             # the Hazard deck, top card first
     name = "C1"
     [[hazard_deck.instructions]]        # as an activation file's [[hazard]], plus "activate_turrets"
@@ -227,7 +228,8 @@ from .strategy import (PARAGON_DICE_MAX, ROLL_SEQUENCE, SQUADMATES, Die, Face, R
                        rounds_after_a_draw,
                        StrategyState, begin_strategy_roll, lock_die)
 from .strategy_scenario import FaceOrUnknown, RenegadeModel
-from .unit_specs import EnemySpec, Header, Name, SquadmateSpec, check_rulings, check_units, names_check, parse_hex
+from .unit_specs import (BagSpec, EnemySpec, Header, Name, SquadmateSpec, check_bag, check_rulings, check_units,
+                         names_check, parse_hex)
 from .units import (GRENADE_DAMAGE, enemy_damage, enemy_damage_happenings, enemy_end_phase, gain_xp,
                     give_biotic_effect, medi_gel, pass_on_point, restore_shields, stun)
 
@@ -424,7 +426,7 @@ class RoundScenario(Header):
     sheets: str = Field(default=STANDIN, min_length=1, max_length=300)
     squadmates: list[SquadmateSpec] = Field(min_length=1, max_length=5)
     enemies: list[EnemySpec] = Field(default_factory=list, max_length=40)
-    bag: list[EnemySpec] = Field(default_factory=list, max_length=30)
+    bag: list[BagSpec] = Field(default_factory=list, max_length=30)
     hazard_deck: list[HazardCardSpec] = Field(min_length=1, max_length=64)
     turns: list[TurnSpec] = Field(default_factory=list, max_length=5 * MAX_ROUNDS)
     rounds: int = Field(default=1, ge=1, le=MAX_ROUNDS)
@@ -471,6 +473,7 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
     sqs, ens = check_units(sc.squadmates, sc.enemies, source, need_positions=True)
     check_placements(m, [(s.name, s.position) for s in sqs], "squadmates", source)
     check_placements(m, [(e.name, e.position) for e in ens], "enemies", source)
+    check_bag(sc.bag, ens, [s.name for s in sqs], source)
     sheets = load_sheets(sc.sheets, source)
     names = [s.name for s in sqs]
     for i, s in enumerate(sqs):
@@ -491,6 +494,7 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
                             f"at most {RENEGADE_TOKENS_IN_BOX // len(sqs)}", source)
     for i, t in enumerate(sc.turns):  # before any check that reads a turn's sheet by its Squadmate's name
         names_check(t.squadmate, names, f"turns[{i}].squadmate", source)
+    _canonical_box_names(sc, sheets)
     _check_analysis_token(sc, sheets, names, source)
     _check_core(sc, sheets, names, m, source)
     enemy_names = [e.name for e in ens]
@@ -601,6 +605,24 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
         raise ScenarioError("hazard_deck", f"{len(sc.hazard_deck)} cards; the Preparation Phase draws {hands}",
                             f"at least {hands} cards", source)
     return sc
+
+
+def _canonical_box_names(sc: RoundScenario, sheets: Mapping[str, Sheet]) -> None:
+    """Every box a round file names by a former name of its sheet (a sheet box's ``former_names``, e.g. the stand-in
+    Wrex's "Shotgun", now "Shotgun Blast" as the Squadmate Commentary calls it) is renamed in place to the box's name
+    now, so an older file loads and plays as before and every step says the name the sheet uses. Fields:
+    ``turns[i].actions[j].box``, ``unlocks[i].box``, ``intel_unlocks[i].box``, ``unlocked.<Squadmate>[k]``. A name
+    no sheet box has, nor had, is left for the checks that refuse it."""
+    for t in sc.turns:
+        if t.squadmate in sheets:
+            for a in t.actions:
+                a.box = sheets[t.squadmate].canonical(a.box)
+    for u in (*sc.unlocks, *sc.intel_unlocks):
+        if u.squadmate in sheets:
+            u.box = sheets[u.squadmate].canonical(u.box)
+    for who, boxes in sc.unlocked.items():
+        if who in sheets:
+            boxes[:] = [sheets[who].canonical(b) for b in boxes]
 
 
 def _check_analysis_token(sc: RoundScenario, sheets: Mapping[str, Sheet], names: list[str], source: str) -> None:
@@ -1612,7 +1634,8 @@ def _sabotage_turret(state: RoundState, ctx: RoundContext, who: str, act: Action
 def _shoot_it_again(state: RoundState, ctx: RoundContext, who: str, act: Action, box: str, cut, base: int, seen=None
                     ) -> tuple[RoundState, list[Step]]:
     """Squadmate Commentary › Urdnot Wrex › Shoot It 46 More Times: the box's ``repeats`` Action (Wrex's Shotgun
-    Blast, the stand-in's ``Shotgun``) is resolved a second time, dealing "the same amount of Damage as the first".
+    Blast, the stand-in sheet's box of that name) is resolved a second time, dealing "the same amount of Damage as the
+    first".
     Which first: the ruling ``shoot_it_46``. ``twice`` (default): this Ability's die resolves it twice, on ``target``
     then on ``second_target`` (default: the same Enemy), both with this die's icon and the same bonus (a Ready
     Command token, Aim, Krogan Battlemaster spent once, on this Action). ``repeat_first``: the Shotgun Blast Wrex
@@ -3530,7 +3553,7 @@ def round_start(scenario: RoundScenario, rulings: Mapping[str, str] | None = Non
     r = _rulings_for({**scenario.rulings, **(rulings or {})})
     terrain = MapTerrain(_load_map(scenario.map, None), r)
     sqs, ens = check_units(scenario.squadmates, scenario.enemies, None, need_positions=True)
-    bag = tuple(b.build() for b in scenario.bag)
+    bag = check_bag(scenario.bag, ens, [s.name for s in sqs], None)
     board = Board(sqs, ens, scenario.on_point, bag)
     cards = {c.name: tuple(TurretFire(i.damage) if i.do == "activate_turrets" else _card(_CardView([i]))[0]
                            for i in c.instructions) for c in scenario.hazard_deck}

@@ -218,8 +218,7 @@ def position_of(step: Step, i: int, f: Frame, before: RoundState | None = None, 
     pool = len(st.dice) if st.rolled else st.pool
     return RoundPosition(step, i, f.name, st.round, squadmate_panels(st, due), enemy_panels(st), pool, dice,
                          len(st.deck), st.discard, st.reshuffled, tuple((str(h), len(t)) for h, t in st.loot),
-                         st.inventory, tuple(dict.fromkeys(n for n in st.board.returned_to_bag
-                                                           if st.board.enemy(n) is None)), st.completed,
+                         st.inventory, tuple(t.name for t in st.board.in_bag), st.completed,
                          st.ending or ("Failure: Shepard is Downed" if st.board.failed else None), st.rejected,
                          moves(before, st) if settled else (), _hex(st.chatika), settled, note=note,
                          progress=st.progress)

@@ -29,6 +29,7 @@ from .map import MissionMap, load_map, map_from_dict
 from .map_svg import layout, render_map
 from .round import play_round, round_start
 from .round_view import RoundPosition, SquadmatePanel, positions_from
+from .sheets import STANDIN
 
 STANDINS = ("The Squadmate Sheets (Core Abilities, Ability Boxes, Action Spaces) are a documented, editable STAND-IN: "
             "the rulebook describes the abilities in its Squadmate Commentary but prints no full sheet.")
@@ -83,8 +84,18 @@ def _dice_html(pos: RoundPosition) -> str:
                "each die it takes)</span>" if pos.dice else ""))
 
 
-def position_html(pos: RoundPosition, number: int, total: int) -> str:
-    """The focused step, the sheets, the Enemies, the Pool, the Hazard deck, Loot and Objectives at ``pos`` (HTML,
+def sheets_note(sheets: str = STANDIN) -> str:
+    """Where the Squadmate Sheets shown come from, in one line: the built-in stand-in (the rulebook prints no sheet;
+    its numbers are ours) or the round file's own sheet file ``sheets``."""
+    if sheets == STANDIN:
+        return ("Squadmate Sheets: the built-in STAND-IN (sheets/standin.toml): the rulebook prints no sheet; the "
+                "Ability names are the Squadmate Commentary's, the numbers ours")
+    return f"Squadmate Sheets: this file's own sheet file ({sheets}), not the built-in stand-in"
+
+
+def position_html(pos: RoundPosition, number: int, total: int, sheets: str = STANDIN) -> str:
+    """The focused step, the sheets (with :func:`sheets_note`: where they come from, ``sheets`` being the round
+    file's ``sheets`` field), the Enemies, the Pool, the Hazard deck, Loot and Objectives at ``pos`` (HTML,
     escaped)."""
     head = step_head(pos.step, number, total, "me-step-title", pos.note) + (
         "<div style='font-size:11px;color:#868e96'>Moved in "
@@ -115,7 +126,9 @@ def position_html(pos: RoundPosition, number: int, total: int) -> str:
                 if pos.completed or pos.ending else ""))
     return (box(head, "me-focus", "border-left:4px solid #1c7ed6;background:#e7f5ff;padding:6px 10px;"
                                    "border-radius:4px")
-            + box("".join(_sheet_html(q) for q in pos.squadmates), "me-sheets", "font-size:13px;margin-top:6px")
+            + box("".join(_sheet_html(q) for q in pos.squadmates)
+                  + f"<div class='me-sheets-source' style='font-size:11px;color:#868e96'>"
+                    f"{html.escape(sheets_note(sheets))}</div>", "me-sheets", "font-size:13px;margin-top:6px")
             + box(f"<b>Enemies</b><br>{enemies}", "me-enemies", "font-size:12px;margin-top:6px")
             + box(board, "me-pool", "font-size:13px;margin-top:6px"))
 
@@ -178,7 +191,7 @@ class RoundStepper(RoundStepperView):
 
     def __init__(self, scenario_id: str, game: Game):
         super().__init__(scenario_id, game, opts.rulings().options, label_width="220px", dropdown_width="460px",
-                         map_first=True)
+                         map_first=True, map_basis="480px")
 
     def opened(self, scenario, name: str) -> None:
         """Read the scenario's Mission Map and show the file's own readings (``play_round`` reads them too)."""
@@ -195,7 +208,8 @@ class RoundStepper(RoundStepperView):
     def describe(self, scenario) -> str:
         return box(f"<b>{html.escape(scenario.title)}</b><br><span style='color:#495057'>"
                    f"{html.escape(scenario.description)}</span><br><i style='color:#868e96'>"
-                   f"{html.escape(STANDINS)} {html.escape(FRAME_NOTE)}</i>", "me-about", "font-size:12px")
+                   f"{html.escape(STANDINS if scenario.sheets == STANDIN else sheets_note(scenario.sheets) + '.')} "
+                   f"{html.escape(FRAME_NOTE)}</i>", "me-about", "font-size:12px")
 
     def play(self):
         frames, trace = play_round(self.scenario, self.rulings())
@@ -203,7 +217,7 @@ class RoundStepper(RoundStepperView):
         return positions_from(frames, start), trace, trace.result.rejected
 
     def draw(self, pos: RoundPosition, number: int, total: int) -> None:
-        self.focus.value = position_html(pos, number, total)
+        self.focus.value = position_html(pos, number, total, self.scenario.sheets)
         self.map.value = map_html(self.mission_map, pos)
 
 
@@ -212,4 +226,4 @@ def round_page(scenario_id: str, game: Game) -> tuple[RoundStepper, None]:
     return RoundStepper(scenario_id, game), None
 
 
-__all__ = ["RoundStepper", "round_page", "position_html", "map_html", "round_scenarios"]
+__all__ = ["RoundStepper", "round_page", "position_html", "map_html", "round_scenarios", "sheets_note"]

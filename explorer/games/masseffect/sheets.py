@@ -68,8 +68,10 @@ same shape::
                                 # as having no Tags (Liara's Asari Controller)
     ranged_only = false         # the target must have the Ranged Tag, even one whose Tags Asari Controller makes count
                                 # as none (Tali's Sabotage Enemy)
-    repeats = "Shotgun"         # the Action resolves that Damage box of the same sheet twice, the second time for the
+    repeats = "Shotgun Blast"   # the Action resolves that Damage box of the same sheet twice, the second time for the
                                 # same Damage as the first (Wrex's Shoot It 46 More Times; ruling shoot_it_46)
+    former_names = ["Shotgun"]  # names the box had in older sheet files (at most 4): a round file (or a repeats,
+                                # requires, calibrate) naming one still finds this box, and plays it under its name
     closer_shield = 0           # a Special Rule (spaces = []): each time an Enemy ends its move closer to the Squadmate
                                 # than at its start (Counting Distances), it regains this many Shield Points (Wrex's
                                 # What Krogan Do Best; which moves count: ruling krogan_moves; 0..5)
@@ -84,11 +86,11 @@ Standard or Enhanced Action die, an ``enhanced`` space only an Enhanced Action d
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, field_validator
 
@@ -159,6 +161,7 @@ class BoxSpec(Strict):
     repeats: str | None = Field(default=None, min_length=1, max_length=40)
     closer_shield: int = Field(default=0, ge=0, le=5)
     intuition: int = Field(default=0, ge=0, le=5)
+    former_names: list[Annotated[str, Field(min_length=1, max_length=40)]] = Field(default_factory=list, max_length=4)
 
     @field_validator("move_points")
     @classmethod
@@ -234,6 +237,12 @@ class AbilityBox:
     repeats: str | None = None
     closer_shield: int = 0
     intuition: int = 0
+    former_names: tuple[str, ...] = ()
+
+    def named(self, name: str) -> bool:
+        """``name`` (any case) is this box's name or one of its :attr:`former_names` (an older sheet file's)."""
+        n = name.lower()
+        return n == self.name.lower() or any(n == f.lower() for f in self.former_names)
 
     @property
     def has_effect(self) -> bool:
@@ -289,7 +298,15 @@ class Sheet:
                     or self.rage_tokens)
 
     def box(self, name: str) -> AbilityBox | None:
-        return next((b for b in self.boxes if b.name.lower() == name.lower()), None)
+        """The box called ``name`` (any case), or once called so (its ``former_names``); ``None`` if none."""
+        return (next((b for b in self.boxes if b.name.lower() == name.lower()), None)
+                or next((b for b in self.boxes if b.named(name)), None))
+
+    def canonical(self, name: str) -> str:
+        """``name`` as the sheet spells it now: a former name (``former_names``) gives the box's name; any other
+        name (a box's, in any case, or none of the sheet's) comes back unchanged."""
+        b = self.box(name)
+        return b.name if b is not None and b.name.lower() != name.lower() else name
 
 
 def _build(sc: SheetFile, source: str) -> dict[str, Sheet]:
@@ -307,6 +324,11 @@ def _build(sc: SheetFile, source: str) -> dict[str, Sheet]:
                 raise ScenarioError(f"sheets[{i}].boxes[{j}].name", f"{b.name!r} is used twice on {s.name}'s sheet",
                                     "a name no Basic Action or other box has", source)
             names.add(b.name.lower())
+            for k, old in enumerate(b.former_names):
+                if old.lower() in names or any(old.lower() == x.name.lower() for x in s.boxes):
+                    raise ScenarioError(f"sheets[{i}].boxes[{j}].former_names[{k}]", f"{old!r} is already a name on "
+                                        f"{s.name}'s sheet", "a name no Basic Action or box has, nor had", source)
+                names.add(old.lower())
             if b.damage and len(b.damage) != 2:
                 raise ScenarioError(f"sheets[{i}].boxes[{j}].damage", "give [standard, enhanced] Damage",
                                     "two numbers 0..10", source)
@@ -319,7 +341,8 @@ def _build(sc: SheetFile, source: str) -> dict[str, Sheet]:
                                     move_points=b.move_points, mines=b.mines, sabotage_turret=b.sabotage_turret,
                                     calibrate=tuple(b.calibrate), rage_bonus=b.rage_bonus,
                                     asari_controller=b.asari_controller, ranged_only=b.ranged_only,
-                                    repeats=b.repeats, closer_shield=b.closer_shield, intuition=b.intuition))
+                                    repeats=b.repeats, closer_shield=b.closer_shield, intuition=b.intuition,
+                                    former_names=tuple(b.former_names)))
             if not b.spaces and not boxes[-1].special_rule:
                 raise ScenarioError(f"sheets[{i}].boxes[{j}].spaces", f"{b.name!r} has no Action Space and no Special "
                                     "Rule the engine knows", "1..4 Action Spaces, or move_shield, calibrate, "
@@ -329,22 +352,27 @@ def _build(sc: SheetFile, source: str) -> dict[str, Sheet]:
                                     "calibrate, rage_bonus, asari_controller, closer_shield or intuition): it has no "
                                     "Action Space", "[]", source)
         ability_names = {b.name.lower(): b.name for b in s.boxes}
+        canon = {**{o.lower(): b.name for b in s.boxes for o in b.former_names}, **ability_names}
         for j, b in enumerate(s.boxes):
             for k, c in enumerate(b.calibrate):
-                if c.lower() not in ability_names or c.lower() == b.name.lower():
+                if c.lower() not in canon or canon[c.lower()] == b.name:
                     raise ScenarioError(f"sheets[{i}].boxes[{j}].calibrate[{k}]", f"{c!r} is not another Ability Box "
                                         f"of {s.name}'s sheet", sorted(set(ability_names.values()) - {b.name}), source)
             if b.repeats is not None:
-                rep = next((x for x in s.boxes if x.name.lower() == b.repeats.lower()), None)
+                rep = next((x for x in s.boxes if x.name == canon.get(b.repeats.lower())), None)
                 if rep is None or rep is b or not rep.damage or rep.repeats:
                     raise ScenarioError(f"sheets[{i}].boxes[{j}].repeats", f"{b.repeats!r} is not another Ability Box "
                                         f"of {s.name}'s sheet that deals Damage", sorted(
                                             x.name for x in s.boxes if x.damage and x is not b and not x.repeats),
                                         source)
             for k, r in enumerate(b.requires):
-                if r.lower() not in ability_names or r.lower() == b.name.lower():
+                if r.lower() not in canon or canon[r.lower()] == b.name:
                     raise ScenarioError(f"sheets[{i}].boxes[{j}].requires[{k}]", f"{r!r} is not another Ability Box "
                                         f"of {s.name}'s sheet", sorted(set(ability_names.values()) - {b.name}), source)
+        # a reference by a former name plays as the box's name now
+        boxes = [replace(x, calibrate=tuple(canon[c.lower()] for c in x.calibrate),
+                         requires=tuple(canon[r.lower()] for r in x.requires),
+                         repeats=None if x.repeats is None else canon[x.repeats.lower()]) for x in boxes]
         out[s.name] = Sheet(s.name, s.core_ability, s.max_shield_points, s.max_hit_points, basic + tuple(boxes),
                             s.revived_hit_points, s.revived_shield_points, s.downed_locks, s.analysis_track,
                             s.analysis_cost, s.command_tokens, s.command_damage, s.aim_track, s.drone_move,

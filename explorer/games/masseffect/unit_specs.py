@@ -27,7 +27,7 @@ TOML shape (see ``docs`` of each kind)::
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Literal
+from typing import Literal, Union
 
 from pydantic import Field, field_validator
 
@@ -198,3 +198,62 @@ def check_rulings(chosen: Mapping[str, str], source: str | None) -> None:
         rulings(chosen)
     except ScenarioError as e:
         raise ScenarioError(e.field, e.problem, e.allowed, source) from None
+
+
+class BagSpec(EnemySpec):
+    """One draw from the Enemy Bag, in draw order (Step C: Hazard Card › Spawning Minions: the token is drawn at
+    random, so a file declares each draw it needs). Either a Minion token (the :class:`EnemySpec` fields, no
+    position, ``kind = "minion"``) or ``returned = "<Minion>"`` alone: this draw gives that Minion, Defeated earlier
+    (Damaging Enemies: "returned to the Enemy Bag") and still in the Bag when the draw is made. The name it gives is
+    an Enemy of the file's ``[[enemies]]`` or an earlier token of the bag (one Spawned, then Defeated)."""
+
+    name: str | None = Field(default=None, min_length=1, max_length=40)
+    returned: str | None = Field(default=None, min_length=1, max_length=40)
+
+
+BagDraw = Union[Enemy, str]
+"""A declared draw as the engine keeps it: the :class:`~.units.Enemy` token, or the name of a returned Minion."""
+
+
+def check_bag(bag: list[BagSpec], enemies: Iterable[Enemy], others: Iterable[str], source: str | None
+              ) -> tuple[Enemy | str, ...]:
+    """Cross-field checks of a ``[[bag]]`` list; returns its draws (:data:`BagDraw`), in order.
+
+    ``enemies``: the file's Enemies (a returned draw may name one of its Minions); ``others``: the other names in
+    the file (Squadmates), which a bag token may not take.
+
+    Raises:
+        ScenarioError: ``bag[i]`` a token with a position or an Elite (the Bag holds Minion tokens only), or a
+            returned draw with other fields; ``bag[i].name`` missing or used by another character; ``bag[i].returned``
+            naming no Minion of the file that could be in the Bag by then.
+    """
+    enemies = list(enemies)
+    taken = set(others) | {e.name for e in enemies}
+    minions = [e.name for e in enemies if e.kind == "minion"]
+    out: list[Enemy | str] = []
+    for i, b in enumerate(bag):
+        if b.returned is not None:
+            extra = sorted(b.model_fields_set - {"returned"})
+            if extra:
+                raise ScenarioError(f"bag[{i}]", f"a returned draw names only its Minion, not {', '.join(extra)}",
+                                    "returned = '<Minion>' alone", source)
+            if b.returned not in minions:
+                raise ScenarioError(f"bag[{i}].returned", f"{b.returned!r} is not a Minion of the file's enemies or "
+                                    "of an earlier bag token, so it is never returned to the Enemy Bag before this "
+                                    "draw", minions or "no Minion", source)
+            out.append(b.returned)
+            continue
+        if b.name is None:
+            raise ScenarioError(f"bag[{i}].name", "a Minion token needs its name", "a name no other character has, "
+                                "or returned = '<Minion>' for a Minion Defeated earlier", source)
+        if b.position is not None or b.kind != "minion":
+            raise ScenarioError(f"bag[{i}]", "Enemy Bag tokens are Minions without a position",
+                                "kind = 'minion', no position", source)
+        if b.name in taken:
+            raise ScenarioError(f"bag[{i}].name", f"duplicate name {b.name!r}", "a name no other token has, or "
+                                f"returned = {b.name!r} to draw that Minion again once Defeated", source)
+        taken.add(b.name)
+        minions.append(b.name)
+        token = b.build()
+        out.append(token)
+    return tuple(out)
