@@ -191,6 +191,9 @@ def test_the_first_player_marker_skips_an_eliminated_seat_by_default():
     assert "ruling first_player_eliminated = skip_eliminated" in ends[0].detail
     assert "first_player_eliminated" not in ends[1].detail        # A → B passes no eliminated seat
     assert t.rulings["first_player_eliminated"] == "skip_eliminated"
+    begin = next(s for s in t.steps if s.title.startswith("Hero Phase:"))
+    assert begin.detail == ("Aspect tokens: Hero A 1 boosted + 2 standard; Hero B 1 boosted + 2 standard; Hero C "
+                            "eliminated. 6 turns listed.")
     # the third round starts with Hero B, as listed
     assert [x.hero for x in t.result.turns if x.round == 3][:2] == ["Hero B", "Hero A"]
 

@@ -643,7 +643,9 @@ def begin_hero_phase(state: RoundState, ctx: RoundContext) -> tuple[RoundState, 
     state = replace(state, declared=len(turns))
     holder = state.game.heroes[state.game.first_player]
     first = whose_turn(state) or holder.name
-    tokens = "; ".join(f"{s.hero} {s.boosted} boosted + {s.standard} standard" for s in state.supplies)
+    out = {h.name for h in state.game.heroes if h.eliminated}      # an eliminated player takes no turn
+    tokens = "; ".join(f"{s.hero} {s.boosted} boosted + {s.standard} standard" for s in state.supplies
+                       if s.hero not in out) + "".join(f"; {h} eliminated" for h in sorted(out))
     if ctx.quiet:
         return state, ()
     # the marker on an eliminated player's seat (ruling first_player_eliminated = clockwise): the next hero
