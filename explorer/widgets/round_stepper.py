@@ -21,7 +21,7 @@ link changes nothing and is named in one line).
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import ipywidgets as W
@@ -92,6 +92,8 @@ ROUND_PHONE_CSS = (
     ".xr-round-main>.xr-round-side>.xr-round-focus{order:1}"
     ".xr-round-main>.xr-round-left{order:2}"
     ".xr-round-main>.xr-round-about{order:4}"
+    ".xr-round-side .widget-dropdown>.widget-label{width:100%!important;max-width:100%;text-align:left;"
+    "overflow-wrap:anywhere}"
     "}</style>")
 """The Round pages on a phone (a window up to :data:`PHONE_ORDER_MAX_WIDTH` px): the focused step (the step card)
 comes right under the scenario picker and the Prev / Next bar, then the map, then the rest of the step column (a
@@ -99,7 +101,9 @@ game's extras, the message, the ruling options, every step), the scenario's titl
 block (the :class:`~explorer.widgets.scenario_note.ScenarioNote`, up to a screen and more of verdict) and the round
 file's Download / Open row; before, the Outcome and the file row sat between Next and the step card, so each step
 opened below the fold (the D.A.G.G.E.R. default round's step card 1620 px down). The step column is laid out with
-``display: contents`` so its parts take their places among the map's; wider windows keep the desktop layout."""
+``display: contents`` so its parts take their places among the map's; wider windows keep the desktop layout. A
+ruling dropdown's label, on its own line above the box there, takes the whole line, left-aligned (it was
+right-aligned in its desktop width, and a key longer than that ran out of its box to the left)."""
 
 
 def step_bar(prev_button: W.Button, next_button: W.Button, slider: W.IntSlider, counter: W.HTML) -> W.HBox:
@@ -137,12 +141,30 @@ def step_head(step, number: int, total: int, cls: str, note: str = "") -> str:
                if note else ""))
 
 
+LABEL_PX_PER_CHAR = 7
+"""Room given to one character of a ruling option's key in its dropdown's label (CSS px): the widgets' 13 px sans
+label measures about 6.4 px a character for these keys (``nemesis_stunned_mid_activation``, 30 characters: 192 px in
+Chromium), so 7 leaves a margin for other fonts."""
+
+
+def label_room(keys: Iterable[str], least: str = "190px") -> int:
+    """The label width (px) that shows each of ``keys`` whole: ``least`` (a ``"<n>px"`` width), or more for a long
+    key (:data:`LABEL_PX_PER_CHAR` a character, plus 10 px of padding)."""
+    return max([int(least.removesuffix("px"))] + [LABEL_PX_PER_CHAR * len(k) + 10 for k in keys])
+
+
 def ruling_dropdowns(options: Mapping[str, Any], on_change: Callable[[], None], label_width: str = "190px",
                      width: str = "420px") -> dict[str, W.Dropdown]:
     """``{key: Dropdown}`` of every ruling option in ``options`` (``{key: RulingOption}``: ``readings``,
-    ``default``, ``title``), each calling ``on_change()`` when its reading changes."""
+    ``default``, ``title``), each calling ``on_change()`` when its reading changes. The labels are ``label_width``
+    wide, or wider when a key needs it (:func:`label_room`; the dropdowns grow by as much), so no key is cut off
+    ("nemesis_stunned_mid_activ…" at 190 px); a column narrower than a dropdown shrinks its box
+    (:data:`ROUND_COLUMN_CSS`); on a phone the label goes above its box (:data:`ROUND_PHONE_CSS`)."""
+    room = label_room(options, label_width)
+    label = f"{room}px"
+    width = f"{int(width.removesuffix('px')) + room - int(label_width.removesuffix('px'))}px"
     boxes = {k: W.Dropdown(options=list(o.readings), value=o.default, description=k, tooltip=o.title,
-                           style={"description_width": label_width}, layout=W.Layout(width=width))
+                           style={"description_width": label}, layout=W.Layout(width=width))
              for k, o in options.items()}
     for w in boxes.values():
         w.observe(lambda _c: on_change(), names="value")

@@ -257,3 +257,31 @@ def test_at_900_px_the_mass_effect_step_card_sits_beside_the_mission_1_map(brows
     if SCREENSHOTS:
         page.screenshot(path=os.path.join(SCREENSHOTS, "masseffect-round-900-mission-1.png"), full_page=True)
     ctx.close()
+
+
+@pytest.mark.parametrize("size", [1280, 900, "phone"])
+@pytest.mark.parametrize("slug", list(CARD))
+def test_every_ruling_option_name_shows_whole(browser, app_url, slug, size):
+    """Session 15 (issue 20): the D.A.G.G.E.R. Round page's ruling labels were 190 px wide and cut
+    "nemesis_stunned_mid_activation" to "nemesis_stunned_mid_activ…" at 1280 and 900 px; on a phone a long key ran out
+    of its right-aligned box to the left. With the Ruling options open, each label's text fits its box (no ellipsis)
+    and the box lies inside the window (:func:`explorer.widgets.round_stepper.label_room`, ``ROUND_PHONE_CSS``)."""
+    ctx = (phone_context(browser) if size == "phone" else
+           browser.new_context(viewport={"width": size, "height": 900}))
+    width = 390 if size == "phone" else size
+    page = ctx.new_page()
+    page.goto(_base(app_url) + f"/{slug}")
+    card = page.locator(CARD[slug]).first
+    wait_until(lambda: card.count() and "STEP 1 OF" in card.inner_text().upper(), timeout=90, what="step 1")
+    page.locator(".xr-round-side").get_by_text("Ruling options", exact=True).first.click()
+    labels = page.locator(".xr-round-side .widget-dropdown > .widget-label")   # a locator pierces shadow roots
+    wait_until(lambda: labels.evaluate_all("ls => ls.filter(e => e.getBoundingClientRect().width > 0).length") >= 3,
+               timeout=30, what="the ruling dropdowns")
+    cut = labels.evaluate_all(f"""ls => ls.filter(e => e.getBoundingClientRect().width > 0).filter(e => {{
+          const r = e.getBoundingClientRect();
+          return e.scrollWidth > e.clientWidth + 1 || r.left < -1 || r.right > {width} + 1; }})
+        .map(e => e.textContent + ' ' + e.scrollWidth + '/' + e.clientWidth)""")
+    assert cut == [], cut
+    if SCREENSHOTS:
+        page.screenshot(path=os.path.join(SCREENSHOTS, f"{slug}-rulings-{size}.png"), full_page=True)
+    ctx.close()

@@ -938,23 +938,30 @@ def discard_event(state: GameState, ctx: PhaseContext) -> tuple[GameState, tuple
 
 
 def end_of_round(state: GameState, ctx: PhaseContext) -> tuple[GameState, tuple[Step, ...]]:
-    """End of Round: aspect tokens return to their supplies; the 1st player marker passes clockwise (to the next
-    hero whose player is not eliminated). Then, at the start of the next Hero Phase, a defeated hero's new standee is
-    placed on a base (``Choices.respawn``)."""
+    """End of Round: aspect tokens return to their supplies; the 1st player marker passes clockwise: onto the next
+    seat, and past an eliminated player's seat under ruling ``first_player_eliminated`` = ``skip_eliminated`` (the
+    default; consulted only when the next seat is an eliminated player's). Then, at the start of the next Hero Phase,
+    a defeated hero's new standee is placed on a base (``Choices.respawn``)."""
     section = ctx.prefix + SEC_END
     n = len(state.heroes)
-    nxt = state.first_player
-    for i in range(1, n + 1):
-        cand = (state.first_player + i) % n
-        if not state.heroes[cand].eliminated:
-            nxt = cand
-            break
+    nxt = (state.first_player + 1) % n
+    why = ""
+    if state.heroes[nxt].eliminated:
+        held = state.heroes[nxt].name
+        if ctx.rulings.reading("first_player_eliminated") == "skip_eliminated":
+            nxt = next((c for i in range(1, n + 1) if not state.heroes[c := (state.first_player + i) % n].eliminated),
+                       nxt)
+            why = (f" {held}'s player is eliminated: the marker passes on to the next player in the game (ruling "
+                   "first_player_eliminated = skip_eliminated).")
+        else:
+            why = (f" {held}'s player is eliminated and holds it: the next hero clockwise still in the game takes the "
+                   "first turn (ruling first_player_eliminated = clockwise).")
     state = state.evolve(first_player=nxt, round=state.round + 1)
     q = ctx.quiet
     steps = [] if q else [Step(f"End of Round: aspect tokens return; 1st player → {state.heroes[nxt].name}",
                                S.END_OF_ROUND,
-                  f"Round {state.round} begins.", {"first_player": state.heroes[nxt].name, "round": state.round}, (),
-                  section)]
+                  f"Round {state.round} begins.{why}", {"first_player": state.heroes[nxt].name, "round": state.round},
+                  (), section)]
     for h in state.heroes:
         if not h.space and not h.eliminated:
             bases = tuple(b for b, _ in state.bases)

@@ -127,6 +127,26 @@ THREAT_LOSS_TIMING = RulingOption(
                 "a failed mission is exactly what the rising track is meant to cause before it reaches 20.",
 )
 
+# --- End of Round -------------------------------------------------------------------------------------------------
+
+FIRST_PLAYER_ELIMINATED = RulingOption(
+    key="first_player_eliminated",
+    title="The 1st player marker passes clockwise onto an eliminated player's seat: skipped, or held there?",
+    section="End of Round ('Pass the 1st player marker clockwise'); Additional Rules › Damage and Defeat (a "
+            "shattered hero defeated: the player is out of the game)",
+    readings={
+        "skip_eliminated": "The marker passes to the next player clockwise who is still in the game; an eliminated "
+                           "player never holds it.",
+        "clockwise": "The marker passes one seat clockwise, onto an eliminated player too; that player takes no "
+                     "turn, so the next hero clockwise still in the game takes the Hero Phase's first turn, and the "
+                     "marker moves on from that seat at the next End of Round.",
+    },
+    default="skip_eliminated",
+    why_default="An eliminated player 'is out of the game', and the 1st player is the one who decides the game's "
+                "ties (an enemy's move between bases at equal distance), which only a player in the game can do; "
+                "'Per player effects still count the eliminated player' is about counting, not about who acts.",
+)
+
 # --- Additional Rules › Nearby -------------------------------------------------------------------------------------
 
 NEARBY_SPACE_ITSELF = RulingOption(
@@ -279,8 +299,8 @@ INTERRUPTED_ITEM = RulingOption(
     why_default="An activation resolves one item, the first it can ('not all'), found as the activation begins; "
                 "Team-up Abilities lets a card interrupt a game effect under way, which can stop it (a defeated "
                 "enemy resolves nothing, a stunned nemesis no attack, overrun or move), but gives an interrupt no "
-                "power to swap the effect for another. With the stand-in cards (damage to each enemy nearby) the "
-                "two readings differ only when the item cannot land.",
+                "power to swap the effect for another. The readings differ when the interrupt leaves the item "
+                "unable to land: a stand-in team-up card that moves the attacked hero away (dg-interrupted-item).",
 )
 
 

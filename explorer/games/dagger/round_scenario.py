@@ -33,7 +33,9 @@ A ``round`` document is a ``nemesis`` document (the board; ``docs/dagger-map-for
     abilities = [{ name = "Shockwave", amount = 1, icon = "primed" }]   # optional: token abilities (own slots)
     support = [{ name = "Gadget", charge = 2, dice = 1 }]   # optional: support cards (stand-in effect: +dice;
                                    # hero_specific = true: gained with the hero mission, to the box on a defeat)
-    team_up = { name = "Fastball", cost = 3, amount = 2 }   # optional: a team-up card (starts not ready)
+    team_up = { name = "Fastball", cost = 3, amount = 2 }   # optional: a team-up card (starts not ready; effect
+                                   # "damage_each_enemy_nearby", or effect = "move": up to `amount` spaces along
+                                   # the using entry's path = [...])
     [dagger_effects]               # optional: a base's D.A.G.G.E.R. effect (effects as in event cards)
     "New York" = [{ kind = "threat", amount = -1 }]
     [setup]                        # optional: play Setup on the file's cards first (the same trace)
@@ -54,7 +56,7 @@ A ``round`` document is a ``nemesis`` document (the board; ``docs/dagger-map-for
                                    # (ready_team_up | use_team_up | ability = "<situational combo>")
     [[rounds.nemesis]]             # optional: a team-up card readied or used during the round's Nemesis Phase
     hero = "Hero A"
-    do = "use_team_up"             # ready_team_up | use_team_up
+    do = "use_team_up"             # ready_team_up | use_team_up (path = [...] for a "move" card)
     before = "3"                   # before Nemesis Phase step "1", "2", "3" or "end" (the End of Round); inside
                                    # step 1 or 2 before its loss check: "1.check" | "2.check"; inside step 3:
                                    # "3.text" | "3.ongoing" | "3.side_mission" | "3.nemesis_ability" |
@@ -127,12 +129,14 @@ class AbilityModel(Strict):
 
 
 class TeamUpModel(Strict):
-    """A sheet's ``team_up`` card (stand-in): ``cost`` (team-up spent to ready it), its effect (``amount`` damage to
-    each enemy nearby) and whether it starts ``ready`` (Setup places it greyed out side up: not ready)."""
+    """A sheet's ``team_up`` card (stand-in): ``cost`` (team-up spent to ready it), its effect and whether it starts
+    ``ready`` (Setup places it greyed out side up: not ready). ``effect``: ``damage_each_enemy_nearby`` (``amount``
+    damage to each enemy nearby) or ``move`` (the hero moves up to ``amount`` spaces, along the ``path`` the entry
+    that uses the card gives, as a Move action does: each step to a space joined by a dotted line)."""
 
     name: str = Field(min_length=1, max_length=40)
     cost: int = Field(3, ge=0, le=20)
-    effect: Literal["damage_each_enemy_nearby"] = "damage_each_enemy_nearby"
+    effect: Literal["damage_each_enemy_nearby", "move"] = "damage_each_enemy_nearby"
     amount: int = Field(2, ge=1, le=10)
     ready: bool = False
 
@@ -145,6 +149,8 @@ class BeforeModel(Strict):
     hero: str = Field(max_length=60)
     do: Literal["ready_team_up", "use_team_up", "ability"]
     ability: str = Field("", max_length=40)
+    path: list[str] = Field(default_factory=list, max_length=10)
+    """With ``use_team_up`` of a card whose effect is ``move``: the spaces entered, in order."""
 
 
 NEMESIS_STEPS: dict[str, str] = {
@@ -201,6 +207,8 @@ class NemesisTeamUpModel(Strict):
     hero: str = Field(max_length=60)
     do: Literal["ready_team_up", "use_team_up"]
     before: str = Field("1", max_length=30)
+    path: list[str] = Field(default_factory=list, max_length=10)
+    """With ``use_team_up`` of a card whose effect is ``move``: the spaces entered, in order."""
 
 
 class SupportModel(Strict):
@@ -396,6 +404,10 @@ def parse_round(data: Mapping[str, Any], source: str) -> RoundScenario:
     by_hero = {s.hero: s for s in sheets}
     check_paths({f"rounds[{r}].turns[{t}].path": turn.path for r, turns in enumerate(rounds)
                  for t, turn in enumerate(turns)}, board.world, source)
+    check_paths({**{f"rounds[{r}].nemesis[{k}].path": e.path for r, entries in enumerate(nemesis)
+                    for k, e in enumerate(entries)},
+                 **{f"rounds[{r}].turns[{t}].before[{k}].path": b.path for r, turns in enumerate(rounds)
+                    for t, turn in enumerate(turns) for k, b in enumerate(turn.before)}}, board.world, source)
     for r, turns in enumerate(rounds):
         for t, turn in enumerate(turns):
             if turn.hero not in names:
@@ -526,13 +538,15 @@ class SupportCard:
 class TeamUpCard:
     """A hero's team-up card: ``ready`` (face up) or not: greyed out side up (:data:`.results.NOT_READY`; Setup places it so,
     and using it exhausts it, flipping it back over); ``cost`` (team-up spent to ready it); its stand-in
-    effect deals ``amount`` damage to each enemy nearby."""
+    ``effect`` deals ``amount`` damage to each enemy nearby, or (``move``) moves the hero up to ``amount`` spaces."""
 
     hero: str
     name: str
     cost: int
     amount: int
     ready: bool = False
+    effect: str = "damage_each_enemy_nearby"
+    """``damage_each_enemy_nearby`` or ``move`` (:class:`TeamUpModel`)."""
 
 
 @dataclass(frozen=True)
@@ -582,7 +596,8 @@ def _cards(sc: RoundScenario) -> tuple[SupportCard, ...]:
 
 
 def _team_cards(sc: RoundScenario) -> tuple[TeamUpCard, ...]:
-    return tuple(TeamUpCard(s.hero, s.team_up.name, s.team_up.cost, s.team_up.amount, s.team_up.ready)
+    return tuple(TeamUpCard(s.hero, s.team_up.name, s.team_up.cost, s.team_up.amount, s.team_up.ready,
+                            s.team_up.effect)
                  for s in sc.sheets if s.team_up is not None)
 
 
@@ -626,13 +641,21 @@ def begin_hero_phase(state: RoundState, ctx: RoundContext) -> tuple[RoundState, 
     """Gameplay › Hero Phase: the round's turns begin with the 1st player; every hero holds its full supply."""
     turns = ctx.scenario.rounds[state.index]
     state = replace(state, declared=len(turns))
-    first = state.game.heroes[state.game.first_player].name
-    tokens = "; ".join(f"{s.hero} {s.boosted} boosted + {s.standard} standard" for s in state.supplies)
+    holder = state.game.heroes[state.game.first_player]
+    first = whose_turn(state) or holder.name
+    out = {h.name for h in state.game.heroes if h.eliminated}      # an eliminated player takes no turn
+    tokens = "; ".join(f"{s.hero} {s.boosted} boosted + {s.standard} standard" for s in state.supplies
+                       if s.hero not in out) + "".join(f"; {h} eliminated" for h in sorted(out))
     if ctx.quiet:
         return state, ()
-    return state, (Step(f"Hero Phase: {first} (1st player) takes the first turn; turns go clockwise",
-                        S.HERO_PHASE, f"Aspect tokens: {tokens}. {plural(len(turns), 'turn')} listed.",
-                        {"first_player": first, "turns": len(turns)}, (first,), _section(state)),)
+    # the marker on an eliminated player's seat (ruling first_player_eliminated = clockwise): the next hero
+    # clockwise still in the game takes the first turn
+    title = (f"Hero Phase: {first} (1st player) takes the first turn; turns go clockwise" if first == holder.name
+             else f"Hero Phase: {holder.name}'s player holds the 1st player marker but "
+                  + ("is eliminated" if holder.eliminated else "has no aspect token to spend")
+                  + f": {first}, next clockwise, takes the first turn")
+    return state, (Step(title, S.HERO_PHASE, f"Aspect tokens: {tokens}. {plural(len(turns), 'turn')} listed.",
+                        {"first_player": holder.name, "turns": len(turns)}, (first,), _section(state)),)
 
 
 def _refuse(state: RoundState, number: int, fld: str, reason: str, rule) -> RuleViolation:
@@ -746,7 +769,18 @@ def take_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[RoundS
             result += f" for {called.name}"
         m = sheet.hero_mission
         placed_missions = state.missions_placed
-        if overrun and turn.place_mission and m is not None and m.name not in placed_missions:
+        boxed = m is not None and m.name not in placed_missions and any(
+            isinstance(e, HeroDefeated) and e.hero == turn.hero for e in g.events)
+        if boxed and turn.place_mission:
+            # Damage and Defeat, step 2: a defeated hero's mission card returns to the box, placed or not
+            why = (f"{turn.hero}'s hero mission {m.name} returned to the box when {turn.hero} was defeated (Damage and "
+                   "Defeat, step 2)")
+            if "place_mission" in turn.model_fields_set:
+                raise _refuse(state, number, "place_mission", f"{why}: it cannot be placed", S.DAMAGE_AND_DEFEAT)
+            if not q:
+                steps.append(Step(f"{turn.hero}'s hero mission {m.name} is in the box: none to place",
+                                  S.DAMAGE_AND_DEFEAT, f"{why}.", {"mission": m.name}, (turn.hero,), sec))
+        elif overrun and turn.place_mission and m is not None and m.name not in placed_missions:
             if not q:
                 steps.append(Step(f"{base} is overrun: {turn.hero}'s hero mission cannot be placed there",
                                   S.NEARBY_AND_OVERRUN, "", {}, (base,), sec))
@@ -971,14 +1005,16 @@ def _before(state: RoundState, ctx: RoundContext, number: int, k: int, b: Before
             raise refuse("hero", f"{b.hero} is not on the board", S.HERO_ABILITIES)
         g, steps, _ = _use_ability(state, ctx, b.hero, ab, lambda why, rule: refuse("ability", why, rule), "uses")
         return replace(state, game=g), steps
-    return _team_up(state, ctx, b.hero, b.do, refuse, sec)
+    return _team_up(state, ctx, b.hero, b.do, refuse, sec, tuple(b.path))
 
 
-def _team_up(state: RoundState, ctx: RoundContext, who: str, do: str, refuse, sec: str
+def _team_up(state: RoundState, ctx: RoundContext, who: str, do: str, refuse, sec: str, path: tuple[str, ...] = ()
              ) -> tuple[RoundState, list[Step]]:
     """Additional Rules › Team-up Abilities: ``who`` readies its team-up card (``do = "ready_team_up"``: the track
-    goes down by the card's cost) or uses it (``"use_team_up"``: the stand-in effect, then it is exhausted); steps
-    filed under ``sec``. ``refuse(field, why, rule)`` makes the refusal raised."""
+    goes down by the card's cost) or uses it (``"use_team_up"``: the stand-in effect, then it is exhausted: damage
+    to each enemy nearby, or a ``move`` card's move along ``path``); steps filed under ``sec``.
+    ``refuse(field, why, rule)`` makes the refusal raised (field ``path``: a path given to a card that does not
+    move, none given to one that does, or a step the map or the card's move value does not allow)."""
     g = state.game
     hero = next(h for h in g.heroes if h.name == who)
     card = next((c for c in state.team_cards if c.hero == who), None)
@@ -1003,11 +1039,25 @@ def _team_up(state: RoundState, ctx: RoundContext, who: str, do: str, refuse, se
         if hero.eliminated or not hero.space:
             raise refuse("hero", f"{who} is not on the board", S.TEAM_UP_ABILITIES)
         new = replace(card, ready=False)
+        moves = card.effect == "move"
+        if path and not moves:
+            raise refuse("path", f"{card.name} does not move a hero (its effect: {card.amount} damage to each enemy "
+                         "nearby): no path", S.TEAM_UP_ABILITIES)
+        if moves and not path:
+            raise refuse("path", f"{card.name} moves {who} up to {plural(card.amount, 'space')}: give the spaces "
+                         "entered (path = [...])", S.TEAM_UP_ABILITIES)
         steps = [] if ctx.quiet else [
             Step(f"{who} uses the team-up card {card.name}: it is exhausted", S.TEAM_UP_ABILITIES,
-                 f"Stand-in effect: {card.amount} damage to each enemy nearby.", {"card": card.name},
+                 "Stand-in effect: " + (f"{who} moves up to {plural(card.amount, 'space')}." if moves else
+                                        f"{card.amount} damage to each enemy nearby."), {"card": card.name},
                  (who,), sec)]
-        g, more = HP.hit_each_enemy_nearby(g, ctx.scenario.world, who, card.amount, rulings=ctx.rulings)
+        if moves:
+            try:
+                g, more = HP.move_hero(g, ctx.scenario.world, who, path, card.amount)
+            except RuleViolation as v:
+                raise refuse("path", v.reason, S.TEAM_UP_ABILITIES) from None
+        else:
+            g, more = HP.hit_each_enemy_nearby(g, ctx.scenario.world, who, card.amount, rulings=ctx.rulings)
         steps += [] if ctx.quiet else [replace(x, section=sec) for x in more]
     cards = tuple(new if c is card else c for c in state.team_cards)
     return replace(state, game=g, team_cards=cards), steps
@@ -1165,7 +1215,7 @@ def nemesis_team_ups(state: RoundState, ctx: RoundContext, before: str) -> tuple
                                 (f"3.activation.1..3.activation.{got} (each also .interrupt) this round" if got else
                                  "no activation "
                                  "point this round") + ", or 3.activation, 3.spawns, 3.discard, end", source)
-        state, more = _team_up(state, ctx, e.hero, e.do, refuse, sec)
+        state, more = _team_up(state, ctx, e.hero, e.do, refuse, sec, tuple(e.path))
         steps += more
     return state, tuple(steps)
 
