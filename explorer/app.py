@@ -421,6 +421,10 @@ def serve(port: int = 5006, address: str | None = None, show: bool = False, stat
     from .serving.ws_refusals import quiet_websocket_refusals
 
     quiet_websocket_refusals()   # a websocket without the bokeh subprotocol: one log line, no traceback
+    if num_procs > 1:
+        from .serving.workers import end_workers_with_parent
+
+        end_workers_with_parent()   # `kill PID` of explorer serve stops its workers too (they kept the port)
     apps = {"/": create_landing}
     titles = {"/": TITLE}
     for route, (gid, slug) in routes().items():

@@ -73,6 +73,22 @@ def test_galaxydefenders_shields_and_calibration_are_not_taken_as_none_or_defaul
     capsys.readouterr()
 
 
+def test_galaxydefenders_dice_lists_and_drop_are_not_taken_as_none(capsys):
+    """``--bonus-dice ','`` and ``--drop ','`` were taken as none, as ``--shields ','`` was (issue #25 item 3)."""
+    base = ["galaxydefenders", "odds", "--dice", "red=3"]
+    for option, value, extra in (("--bonus-dice", ",", []), ("--bonus-dice", "", []), ("--bonus-dice", "red=1,", []),
+                                 ("--dice", "red=3,", []), ("--dice", ",red=3", []),
+                                 ("--drone-dice", ",", ["--device", "vigil"]),
+                                 ("--drop", ",", ["--atk-dice-minus", "1"]), ("--drop", "", ["--atk-dice-minus", "1"]),
+                                 ("--drop", "red,", ["--atk-dice-minus", "1"])):
+        line = _one_line(capsys, [*base, *extra, option, value])
+        assert f"field '{option}'" in line and "empty" in line, (option, value, line)
+    assert main([*base, "--bonus-dice", "red=1", "--json"]) == 0   # the same options, well formed
+    assert main(["galaxydefenders", "odds", "--dice", "red=1, blue=1", "--atk-dice-minus", "1", "--drop", "blue",
+                 "--json"]) == 0
+    capsys.readouterr()
+
+
 def _table(tmp_path: Path, extra: str) -> Path:
     from importlib import resources
 
@@ -86,6 +102,9 @@ def _table(tmp_path: Path, extra: str) -> Path:
     ('[calibration]\nbase_radius = {"-7" = 0.5}', "calibration.base_radius.-7", "not a Silhouette value"),
     ('[calibration]\nheight = {"21" = 0.5}', "calibration.height.21", "not a Silhouette value"),
     ('[calibration]\nheight = {" 7" = 0.5}', "calibration.height. 7", "not a Silhouette value"),
+    ('[calibration]\nheight = {"07" = 0.5}', "calibration.height.07", "not a Silhouette value"),
+    ('[calibration]\nheight = {"7" = 1.0, "07" = 2.0}', "calibration.height.07", "not a Silhouette value"),
+    ('[calibration]\nbase_radius = {"0" = 0.5}', "calibration.base_radius.0", "not a Silhouette value"),
     ('[calibration]\nheight = {"7" = 1e-300}', "calibration.height.7", "0.01 to 100"),
     ("[range]\nshort = 5e-324", "range.short", "0.01 to 100"),
 ])

@@ -118,7 +118,7 @@ def prepare_static_dir(static_dir: str | os.PathLike[str]) -> Path:
             marker.write_text(_MARKER_TEXT, encoding="utf-8")
         only = path / SUBDIR
         if only.is_symlink() or (only.exists() and not only.is_dir()):
-            raise _fault(text, f"holds a {SUBDIR} that is not a directory explorer serve made")
+            raise _fault(text, f"holds an {SUBDIR} that is not a directory explorer serve made")
         shutil.rmtree(only, ignore_errors=True)
     except OSError as e:
         raise _os_fault(text, e) from None

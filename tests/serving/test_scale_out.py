@@ -76,3 +76,49 @@ def test_a_browser_less_click_is_answered_like_a_browser_click(tmp_path):
     finally:
         proc.terminate()
         proc.wait(30)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="prctl(PR_SET_PDEATHSIG) is Linux's")
+def test_num_procs_workers_end_when_the_process_started_is_sent_sigterm(tmp_path):
+    """``kill PID`` (SIGTERM to the process ``explorer serve --num-procs 2`` started as, as a service manager sends
+    it) ended only that process: its two workers kept serving the port with no parent (issue #25 check)."""
+    import os
+    import signal
+    import socket
+    import subprocess
+    import time
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    with open(tmp_path / "serve.log", "w") as log:
+        proc = subprocess.Popen([sys.executable, "-m", "explorer", "serve", "--port", str(port), "--no-warm",
+                                 "--num-procs", "2", "--static-dir", str(tmp_path / "js")], stdout=log, stderr=log,
+                                env=env, start_new_session=True)
+    try:
+        for _ in range(240):
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/favicon.ico", timeout=5).read()
+                break
+            except OSError:
+                assert proc.poll() is None, (tmp_path / "serve.log").read_text()[-2000:]
+                time.sleep(0.5)
+        workers = [int(p) for p in (Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split())]
+        assert len(workers) == 2, workers
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(20)
+        end = time.monotonic() + 20
+        alive = workers
+        while alive and time.monotonic() < end:
+            alive = [w for w in workers if Path(f"/proc/{w}").exists()
+                     and Path(f"/proc/{w}/stat").read_text().split()[2] != "Z"]
+            time.sleep(0.2)
+        assert not alive, f"workers {alive} outlived the SIGTERM to {proc.pid}"
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass

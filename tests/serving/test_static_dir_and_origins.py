@@ -56,6 +56,21 @@ def test_a_new_or_empty_directory_is_made_or_marked_and_its_own_subdir_refilled(
     assert "holds 'notes.txt', which explorer serve did not make" in _fault(empty)
 
 
+def test_a_marked_directory_whose_subdir_is_a_link_elsewhere_is_refused_and_the_target_kept(tmp_path):
+    """A directory holding the marker and an ``explorer-widget-js`` that is a symbolic link (to a user's folder) is
+    refused in one line, and nothing the link points at is deleted (issue #25 check)."""
+    theirs = tmp_path / "theirs"
+    theirs.mkdir()
+    (theirs / "keep.txt").write_text("a user's file")
+    made = tmp_path / "made"
+    made.mkdir()
+    (made / MARKER).write_text("")
+    (made / SUBDIR).symlink_to(theirs)
+    with pytest.raises(ScenarioError, match=f"holds an {SUBDIR} that is not a directory explorer serve made"):
+        prepare_static_dir(made)
+    assert (theirs / "keep.txt").read_text() == "a user's file"
+
+
 @pytest.mark.parametrize("make, words", [
     (lambda p: (p.write_text("x"), p)[1], "is a file, not a directory"),
     (lambda p: os.mkfifo(p) or p, "is a FIFO (named pipe), not a directory"),

@@ -19,8 +19,8 @@ from explorer.serving import versions
 from explorer.serving.versions import DISABLE, GUARDED, PATCHES, PINS, ServingVersionWarning
 
 ROOT = Path(__file__).resolve().parents[2]
-NOT_PATCHES = {"versions", "pane", "url_state", "session_receive", "static_dir", "origins", "notebook", "phone",
-               "offload", "widget_tree"}
+NOT_PATCHES = {"versions", "pane", "url_state", "session_receive", "static_dir", "workers", "origins", "notebook",
+               "phone", "offload", "widget_tree"}
 
 
 def test_pins_are_pyprojects():

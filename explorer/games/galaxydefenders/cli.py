@@ -57,7 +57,12 @@ def _pool(text: str, option: str = "--dice") -> dict[str, int]:
     out: dict[str, int] = {}
     if len(text) > 80:
         raise ScenarioError(option, "too long", "colour=count pairs such as red=3,blue=2")
-    for part in filter(None, (p.strip() for p in text.split(","))):
+    parts = [p.strip() for p in text.split(",")]
+    if not all(parts):  # ',' or '' was taken as no dice (as --shields ',' was taken as no shields; issue #25)
+        raise ScenarioError(option, f"{text[:20]!r} has an empty colour=count pair",
+                            "colour=count pairs such as red=3,blue=2" + ("" if option == "--dice" else
+                                                                         " (omit the option for none)"))
+    for part in parts:
         colour, sep, n = part.partition("=")
         if not sep or not colour.strip().isalpha():
             raise ScenarioError(option, f"{part[:20]!r} is not colour=count",
@@ -167,7 +172,10 @@ def odds(dice: str | None, fixed_hits: str | None, bonus_hits: str, bonus_dice: 
     bad = [x for x in symbols if x not in allowed]
     if bad or not symbols:
         raise ScenarioError("--effect-symbols", f"{(bad or [''])[0][:20]!r} is not an effect symbol", allowed)
-    drops = [x.strip().lower() for x in drop.split(",") if x.strip()] if drop is not None else []
+    drops = [x.strip().lower() for x in drop.split(",")] if drop is not None else []
+    if not all(drops):  # ',' or '' was taken as no colour left out
+        raise ScenarioError("--drop", f"{drop[:20]!r} has an empty colour",
+                            "colours of the Hit dice such as red,blue (omit the option when none is left out)")
     if len(drops) > 5:
         raise ScenarioError("--drop", f"{len(drops)} colours", "at most 5")
     hits = None if fixed_hits is None else _int(fixed_hits, "--fixed-hits", 0, 20)

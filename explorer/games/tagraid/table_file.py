@@ -161,7 +161,8 @@ def _silhouette_map(raw: dict[str, float], base: dict[int, float], field: str, s
     out = dict(base)
     lo, hi = field_bounds(ModelEntry, "silhouette")
     for k, v in raw.items():
-        s = int(k) if re.fullmatch(r"[0-9]{1,2}", k) else None
+        # written as the Silhouette is ("7", not "07": two spellings of one Silhouette would let one win silently)
+        s = int(k) if re.fullmatch(r"[1-9][0-9]?", k) else None
         if s is None or not lo <= s <= hi:
             raise ScenarioError(f"{field}.{k}", "is not a Silhouette value", f"a Silhouette value {lo}..{hi} as a "
                                 "key such as \"7\"", source)
