@@ -119,6 +119,13 @@ TOML parser's time grows faster than the number of headers when they are long (4
 20,000: about 12 s), so the pre-scan bounds their sum: at the bound a document parses in a few tenths of a second. A
 board with each of its 10,000 hexes under a header of its own uses 10,000 to 20,000."""
 
+MAX_DOTTED_PARTS = 50_000
+"""The most parts all the dotted keys (``a.b.c = 1``, two parts or more, inline tables included) of a document may
+have together. Like long headers, many long dotted keys cost the parser more than their size (issue #25, second
+check: 14,000 ``[[t]]`` entries with a 31-part key each, a 1 MB file, took 2.4 s to parse and seconds more on a
+page), so the pre-scan bounds their sum: at the bound (1,600 such entries) a document parses in about a quarter of a
+second. The formats' dotted keys have at most 4 parts."""
+
 _WS = re.compile(r"[ \t]*")
 _WS_NL = re.compile(r"(?:[ \t\r\n]+|#[^\n]*)*")
 """Blank space, line ends and comments (between statements, and inside arrays)."""
@@ -135,17 +142,18 @@ def _prescan(text: str) -> tuple[int, str, str] | None:
 
     One linear pass over the text, before the TOML parser runs: key length (:data:`MAX_KEY_CHARS`), dotted-key parts
     (:data:`MAX_KEY_PARTS`), array length (:data:`MAX_ARRAY_ITEMS`), string length (:data:`MAX_STRING_CHARS`) and
-    the number of keys (:data:`MAX_KEYS`); nesting depth is :func:`_too_deep`'s. It reads a superset of TOML 1.0:
+    the number of keys (:data:`MAX_KEYS`), the parts of all table headers (:data:`MAX_HEADER_PARTS`) and of all
+    dotted keys (:data:`MAX_DOTTED_PARTS`) together; nesting depth is :func:`_too_deep`'s. It reads a superset of TOML 1.0:
     where it meets text it cannot read, the text is not TOML there, so it stops there and leaves the message to the parser
     (which fails at that point, having read only what the pre-scan checked)."""
-    n, i, keys, header_parts, last_parts = len(text), 0, 0, 0, 0
+    n, i, keys, header_parts, last_parts, dotted_parts = len(text), 0, 0, 0, 0, 0
     stack: list[list[int]] = []  # one [is_array, entries, start] per open array / inline table
     tables: dict[str, int] = {}  # [[name]] -> entries
     state = "line"
 
-    def key(i: int) -> tuple[int, tuple[int, str, str] | None]:
-        nonlocal last_parts
-        parts = 0
+    def key(i: int, header: bool = False) -> tuple[int, tuple[int, str, str] | None]:
+        nonlocal last_parts, dotted_parts
+        parts, start = 0, i
         while True:
             i = _WS.match(text, i).end()
             m = _BARE_KEY.match(text, i) or _BASIC.match(text, i) or _LITERAL.match(text, i)
@@ -162,6 +170,11 @@ def _prescan(text: str) -> tuple[int, str, str] | None:
             i = _WS.match(text, m.end()).end()
             if not text.startswith(".", i):
                 last_parts = parts
+                if not header and parts > 1:
+                    dotted_parts += parts
+                    if dotted_parts > MAX_DOTTED_PARTS:
+                        return i, (start, f"the dotted keys have more than {MAX_DOTTED_PARTS:,} parts together",
+                                   f"at most {MAX_DOTTED_PARTS:,} parts in all the dotted keys of a document")
                 return i, None
             i += 1
 
@@ -180,7 +193,7 @@ def _prescan(text: str) -> tuple[int, str, str] | None:
             start = i
             if text[i] == "[":
                 aot = text.startswith("[[", i)
-                i, bad = key(i + 1 + aot)
+                i, bad = key(i + 1 + aot, header=True)
                 if bad is not None or i < 0:
                     return bad
                 if not text.startswith("]]" if aot else "]", i):
