@@ -33,9 +33,10 @@ Usage, from the repository root::
 ``--record`` writes this tree's medians to ``benchmarks/browser_ux_timing.json`` (``tagraid-line-of-fire`` ›
 ``1280x800`` and ``390x844 phone``, ``latency_ms.<interaction>``, with the 1-minute load average). The goal (issue #24
 item 4): every interaction under 100 ms. A report, not a test: the machine is shared, compare ratios of one run.
-The same two entries are also written by ``tests/browser/test_explorer_ux.py`` (1280x800: seven of these
-interactions, timed from Playwright) and ``benchmarks/bench_phone_interactions.py`` (the phone: the page's first
-buttons and dropdowns): the last run wins.
+This script owns those two entries (``benchmarks/ux_keys.py``'s ``OWNERS``): ``tests/browser/test_explorer_ux.py``
+(first paint and seven interactions timed from Playwright) writes ``1280x800 (test_explorer_ux)`` and
+``benchmarks/bench_phone_interactions.py`` (the page's first buttons and dropdowns) ``390x844 phone
+(bench_phone_interactions)``, so one run never overwrites another script's numbers.
 """
 
 from __future__ import annotations
@@ -343,13 +344,12 @@ from bench_lof_page_latency import _serve, _stop  # noqa: E402  (one way to star
 def record(label: str, summary: dict[str, dict], load: float, extra: dict | None = None) -> None:
     """Write ``summary``'s medians to :data:`REPORT` under ``tagraid-line-of-fire`` › ``label``."""
     sys.path.insert(0, str(ROOT / "benchmarks"))
-    from ux_keys import canonical_report
+    from ux_keys import OWNERS, canonical_report
 
+    assert OWNERS[("tagraid-line-of-fire", label)] == "bench_lof_interactions"
     data = canonical_report(json.loads(REPORT.read_text()) if REPORT.exists() else {})
     lat = {f"latency_ms.{k}": v["ms"] for k, v in summary.items() if v.get("ms") is not None}
-    old = data.get("tagraid-line-of-fire", {}).get(label, {})
-    values = {k: v for k, v in old.items() if k.startswith("first_paint.") or k == "load_s"}
-    values.update(lat)
+    values = dict(lat)   # the whole entry is this script's (OWNERS): nothing of an earlier run is kept
     values.update({"median_latency_ms": round(statistics.median(lat.values()), 1),
                    "max_latency_ms": max(lat.values()),
                    "over_100_ms": sorted(k[len("latency_ms."):] for k, v in lat.items() if v >= 100),
