@@ -55,3 +55,26 @@ def test_a_board_draws_its_labels_at_the_floor_and_the_same_as_before_without_it
     assert min(bv.label_sizes) >= 14 / 0.34
     bv.label_floor.value = "1"
     assert bv.label_sizes == before
+
+
+def test_a_zoom_in_on_a_phone_draws_the_labels_once_at_the_floor_it_will_be_shown_at():
+    """Issue #24: a board shown at a fixed size on a phone is shown at ``shown_scale / scale``: a zoom in that draws
+    the board again sets that floor first (written as the page script writes it, so its next measurement changes
+    nothing) and draws each layer once; fitted, or on a desktop (ratio ``1``), the floor is the browser's."""
+    from explorer.games.tagraid.lof_views import LofExplorer
+
+    bv = LofExplorer().board_view
+    bv.label_floor.value = "0.34"          # a phone: the fitted board is shown a third of its drawn size
+    sent = []
+    for name, layer in bv.layers.items():
+        layer._canvas_manager._send_custom = lambda cmd, buffers=[], n=name: sent.append(n)
+    bv.zoom_in.click()
+    assert bv.label_floor.value == "1.00" and bv.label_floor.min_px == 0
+    assert min(bv.label_sizes) < 14         # the labels at their own size: the board is shown at its own pixel size
+    assert len(sent) <= len(bv.layers)      # one message per layer (a relabel would send four more)
+    bv.zoom_out.click()                     # kept drawing, shown smaller: a pure view change, the floor left alone
+    assert bv.label_floor.value == "1.00"
+    desk = LofExplorer().board_view
+    desk.label_floor.value = "1"
+    desk.zoom_in.click()
+    assert desk.label_floor.value == "1"

@@ -241,6 +241,8 @@ class HexBoardView(W.VBox):
         self.redraw()
 
     def _relabel(self) -> None:
+        if self._resizing:   # a resize sets the floor it predicts (_predict_label_floor), then redraws everything
+            return
         self.label_sizes = set()
         self.redraw_features()
         self.redraw_pieces()
@@ -337,11 +339,26 @@ class HexBoardView(W.VBox):
         self._apply_css_size()
         self._resizing = True
         try:
+            self._predict_label_floor()
             for cb in self._zoom_cbs:
                 cb()
         finally:
             self._resizing = False
         self.redraw()
+
+    def _predict_label_floor(self) -> None:
+        """On a phone (the page has reported a shown/drawn ratio other than the desktop's ``1``: :mod:`.label_floor`),
+        a board shown at a fixed size is shown at ``shown_scale / scale`` CSS px per canvas px: the floor is set to
+        that ratio, written as the page script writes it, before the redraw, so the labels are drawn at their
+        floor at once and the page's next measurement finds nothing to change (before, a zoom in on a phone drew the
+        board, then, up to :data:`~.label_floor.POLL_MS` later, its labels again). Fitted to its column, the shown
+        width is the browser's to measure: unchanged here."""
+        lf = self.label_floor
+        if self.fitted or lf.value in ("", "1"):
+            return
+        ratio = f"{min(1.0, self.shown_scale / self.scale):.2f}"
+        if lf.value != ratio:
+            lf.value = ratio
 
     def fit(self, width: float | None = None, height: float | None = None) -> None:
         """Without arguments (the ``fit`` button): scale the board to the width of its column (drawn at the
