@@ -228,9 +228,10 @@ def test_line_of_fire_page_controls_layout_and_latency(browser, app_url, width, 
     # zoom in (half off screen), then fit the board to its column again
     zin = page.locator(".hexboard-zoom-in").first
     bx, by = _click_visible_part(page, zin, "bottom")
-    board = canvas.element_handle()  # the same element after a zoom (its width attribute changes)
-    w0 = board.evaluate("c => c.width")
-    timer("zoom in", page, lambda: page.mouse.click(bx, by), "([c, w]) => c.width > w", [board, w0])
+    board = canvas.element_handle()  # the same element after a zoom (its width attribute may change)
+    w0 = board.evaluate("c => c.getBoundingClientRect().width")   # + steps from the size shown (HexBoardView.shown_now)
+    timer("zoom in", page, lambda: page.mouse.click(bx, by), "([c, w]) => c.getBoundingClientRect().width > w + 1",
+          [board, w0])
     wait_until(lambda: "xr-fit" not in (board.get_attribute("class") or ""), timeout=30, what="the fixed size")
     _no_horizontal_overflow(page)  # a zoomed board scrolls inside its box
     fit = page.locator(".hexboard-zoom-fit").first

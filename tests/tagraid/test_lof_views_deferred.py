@@ -162,6 +162,7 @@ class _HeldExecutor:
 def _prefetched_explorer(executor):
     w = LofExplorer()
     w.analysis_cache = LofAnalysisCache()
+    w.PREFETCH_PAUSE = 0.0   # run here at once (the served worker pauses between pairs)
     sched = FakeScheduler()
     w.set_scheduler(sched)
     w.set_offloader(_WorkerOffloader(executor))

@@ -27,6 +27,7 @@ import html
 import logging
 import math
 import threading
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
@@ -812,6 +813,11 @@ class LofExplorer(W.HBox):
     finds them in the analysis cache instead of computing them after the click."""
     PREFETCH_MAX_PAIRS = 1_000
     """At most this many pairs looked up or computed per prefetch (a bound on a crowded table's background work)."""
+    PREFETCH_PAUSE = 1.0
+    PREFETCH_PAUSE_MAX_S = 0.05
+    """After each prefetched pair the worker sleeps ``PREFETCH_PAUSE`` times as long as the pair took (at most
+    ``PREFETCH_PAUSE_MAX_S``): measured at load 12 on two cores, a prefetch running flat out slowed the page's other
+    interactions (it holds the interpreter lock in Python code)."""
 
     def _schedule_prefetch(self) -> None:
         executor = getattr(self._offload, "executor", None)
@@ -863,6 +869,7 @@ class LofExplorer(W.HBox):
                         continue
                     if gen != self._generation or n >= self.PREFETCH_MAX_PAIRS:
                         return
+                    t0 = time.perf_counter()
                     try:
                         with CACHE_LOCK:
                             cache.verdict(table, s, t, rulings.copy(), calibration, weapon, threat)
@@ -870,6 +877,9 @@ class LofExplorer(W.HBox):
                         return
                     n += 1
                     self.prefetched += 1
+                    # at most about half of a core: the event loop (other sessions, this page's next input) gets the
+                    # interpreter lock and the CPU back between pairs
+                    time.sleep(min(self.PREFETCH_PAUSE_MAX_S, (time.perf_counter() - t0) * self.PREFETCH_PAUSE))
 
         try:
             fut = executor.submit(run)
