@@ -105,5 +105,11 @@ def test_the_page_reports_the_shown_size_in_a_second_word_and_the_zoom_steps_fro
         del sent[:]
         bv.zoom_in.click()       # 1.0: the drawing's own size
         assert bv.scale == s0 and abs(bv.shown_scale - s0) < 1e-9
+        del sent[:]
+        bv.zoom_out.click(), bv.zoom_out.click()   # back to 0.64, the size the column showed: the drawing kept
+        assert bv.scale == s0 and abs(bv.shown_scale - 0.64 * s0) < 1e-9 and len(sent) <= (6 if phone else 0)
+        bv.zoom_fit.click()
+        assert bv.fitted and bv.scale == s0 and len(sent) <= (6 if phone else 0)
+        bv.zoom_in.click(), bv.zoom_in.click()
         bv.zoom_in.click()       # past the drawing: drawn again at the finer size, once per layer
         assert bv.scale > s0 and bv.shown_scale == bv.scale

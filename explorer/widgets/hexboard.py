@@ -178,6 +178,7 @@ class HexBoardView(W.VBox):
         self.canvas = _OwnMultiCanvas(len(LAYERS), width, height)
         self.fitted = bool(fit_column)
         """Whether the canvas is scaled to its column (``True``) or shown at its own pixel size."""
+        self._fit_shown = math.inf   # CSS px per board unit the column showed the board at when it left fit mode
         self._apply_css_size()
         mark_drawing([self.canvas])
         self.canvas.add_class(TOUCH_DRAG_CLASS)   # one finger drags pieces; two fingers zoom the board (BROWSER_FIXES_JS)
@@ -308,10 +309,14 @@ class HexBoardView(W.VBox):
         if fitted == self.fitted and scale == (self.scale if fitted else self.shown_scale):
             return
         before = self.shown_now()
+        if self.fitted and not fitted:
+            self._fit_shown = before   # the size the column showed: zooming back out to it keeps the drawing too
         self.fitted = fitted
-        # the drawing is fine enough: show it, redraw nothing. Zooming out, down to REUSE_RATIO below the drawing;
-        # zooming in from a board shown smaller than its drawing (fitted to its column), up to the drawing's size
-        if scale <= self.scale and (self.scale <= scale * self.REUSE_RATIO or (not fitted and scale > before)):
+        # the drawing is fine enough: show it, redraw nothing. Zooming out, down to REUSE_RATIO below the drawing or
+        # to the size the column showed it at; zooming in from a board shown smaller than its drawing (fitted to its
+        # column, on a phone a third of it), up to the drawing's size
+        if scale <= self.scale and (self.scale <= scale * self.REUSE_RATIO
+                                    or (not fitted and (scale > before or scale >= self._fit_shown * 0.999))):
             self.shown_scale = scale
             self._apply_css_size()
             self._predict_label_floor()   # on a phone: the labels follow at once (one redraw of the labelled layers)

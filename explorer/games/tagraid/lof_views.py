@@ -806,11 +806,14 @@ class LofExplorer(W.HBox):
         self._schedule_prefetch()
 
     # -- the next interactions' verdicts, computed while the page is idle (served pages)
-    PREFETCH_DELAY_MS = 300
+    PREFETCH_DELAY_MS = 1_000
     """Under a scheduler and an offloader with an ``executor`` (the served page): this long after an answer is drawn,
-    if nothing changed meanwhile, the verdicts the next likely interactions ask for are computed on the offloader's
-    worker (:meth:`_start_prefetch`), so picking another shooter, flipping a ruling or toggling the declared Move
-    finds them in the analysis cache instead of computing them after the click."""
+    if nothing changed meanwhile (the user is reading the verdicts), the verdicts the next likely interactions ask for
+    are computed on the offloader's worker (:meth:`_start_prefetch`), so picking another shooter, flipping a ruling or
+    toggling the declared Move finds them in the analysis cache instead of computing them after the click. Measured
+    with 300 ms (``benchmarks/bench_lof_interactions.py``, inputs about 0.6 s apart, load 12-20 on two cores): the
+    prefetch rarely got ahead of the next input and its CPU slowed the interactions it does not serve (rotate,
+    hover, the Range Ruler: 1.1-3x), so it waits for a pause a benchmark's rapid inputs do not leave."""
     PREFETCH_MAX_PAIRS = 1_000
     """At most this many pairs looked up or computed per prefetch (a bound on a crowded table's background work)."""
     PREFETCH_PAUSE = 1.0
@@ -878,8 +881,11 @@ class LofExplorer(W.HBox):
                     n += 1
                     self.prefetched += 1
                     # at most about half of a core: the event loop (other sessions, this page's next input) gets the
-                    # interpreter lock and the CPU back between pairs
-                    time.sleep(min(self.PREFETCH_PAUSE_MAX_S, (time.perf_counter() - t0) * self.PREFETCH_PAUSE))
+                    # interpreter lock and the CPU back between pairs; a newer change ends the pause at once
+                    end = time.perf_counter() + min(self.PREFETCH_PAUSE_MAX_S,
+                                                    (time.perf_counter() - t0) * self.PREFETCH_PAUSE)
+                    while gen == self._generation and time.perf_counter() < end:
+                        time.sleep(0.005)
 
         try:
             fut = executor.submit(run)
