@@ -5,7 +5,9 @@ to the first change of what the page shows (canvas pixels, texts, field values).
 ``benchmarks/browser_ux_timing.json`` under ``<page>`` › ``390x844 phone`` with the 1-minute load average (a report,
 not a threshold: the machine is shared). Pages are keyed by their route and an interaction the desktop timings also
 measure takes the desktop's name (``benchmarks/ux_keys.py``: "tap Roll dice" is "roll dice"), so one key is one
-interaction in every viewport.
+interaction in every viewport. A page whose phone entry a dedicated benchmark owns (the Line of Fire page:
+``benchmarks/bench_lof_interactions.py``; ``benchmarks/ux_keys.py``'s ``OWNERS``) is recorded beside it, under
+``390x844 phone (bench_phone_interactions)``.
 
 Usage: ``python benchmarks/bench_phone_interactions.py http://localhost:5006 [/route ...]`` against a running
 ``explorer serve``.
@@ -26,7 +28,7 @@ sys.path[:0] = [str(ROOT / "tests" / "browser"), str(ROOT)]
 from browser_helpers import page_signature, phone_context, settled_signature, wait_until  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
-from ux_keys import canonical_report, interaction_key, page_key  # noqa: E402
+from ux_keys import canonical_report, entry_key, interaction_key, page_key  # noqa: E402
 
 REPORT = ROOT / "benchmarks" / "browser_ux_timing.json"
 VIEWPORT = "390x844 phone"
@@ -120,7 +122,8 @@ def record(page_name: str, values: dict) -> None:
                       "latency = tap or dropdown pick to the first change of the page (pixels, texts, values), measured "
                       "from Playwright (includes its round trip); load_s = navigation to drawn and settled (1 s "
                       "quiet); 'no visible change' lists inputs after which nothing changed within 6 s (a ruling not consulted, a face button with no die picked)"}
-    data.setdefault(page_name, {})[VIEWPORT] = values
+    # the Line of Fire page's phone entry belongs to bench_lof_interactions.py: this script writes beside it
+    data.setdefault(page_name, {})[entry_key(page_name, VIEWPORT, "bench_phone_interactions")] = values
     REPORT.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
 
 

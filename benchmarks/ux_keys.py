@@ -6,6 +6,10 @@ control (``tap Roll dice``, ``tap +``, ``pick in dropdown 'touching_does_not_blo
 before the pick). Both record under the page's route (``tagraid-face-to-face``), and :func:`interaction_key` turns a
 phone name that is the same interaction as a desktop one into the desktop name, so one key is one interaction in
 every viewport. ``tests/test_ux_timing_keys.py`` checks the recorded file.
+
+One writer per entry: an entry (a page and a viewport) that a dedicated benchmark measures belongs to that benchmark
+(:data:`OWNERS`); another script timing the same page and viewport writes under its own entry,
+``"<viewport> (<script>)"`` (:func:`entry_key`), so no run overwrites another script's numbers with differing ones.
 """
 
 from __future__ import annotations
@@ -26,6 +30,23 @@ SAME_INTERACTION: dict[str, dict[str, str]] = {
 
 PAGE_ALIASES = {"face-to-face": "tagraid-face-to-face", "line-of-fire": "tagraid-line-of-fire"}
 """Page names the desktop timings used before they took the route's (read when an older file is rewritten)."""
+
+
+OWNERS: dict[tuple[str, str], str] = {
+    ("tagraid-line-of-fire", "1280x800"): "bench_lof_interactions",
+    ("tagraid-line-of-fire", "390x844 phone"): "bench_lof_interactions",
+}
+"""``{(page, viewport): the script (file stem under benchmarks/ or tests/browser/) that owns that entry}``: the Line
+of Fire page's interactions at 1280 and on the phone are timed in the page by ``benchmarks/bench_lof_interactions.py``
+(issue #24); ``tests/browser/test_explorer_ux.py`` (its first paint and seven interactions from Playwright) and
+``benchmarks/bench_phone_interactions.py`` (the page's first buttons and dropdowns) write beside it."""
+
+
+def entry_key(page: str, viewport: str, writer: str) -> str:
+    """The viewport key ``writer`` (a script's file stem) records ``page`` under: ``viewport`` when no script owns
+    that entry or ``writer`` does (:data:`OWNERS`), else ``"<viewport> (<writer>)"``."""
+    owner = OWNERS.get((page_key(page), viewport))
+    return viewport if owner in (None, writer) else f"{viewport} ({writer})"
 
 
 def page_key(route: str) -> str:

@@ -55,3 +55,61 @@ def test_a_board_draws_its_labels_at_the_floor_and_the_same_as_before_without_it
     assert min(bv.label_sizes) >= 14 / 0.34
     bv.label_floor.value = "1"
     assert bv.label_sizes == before
+
+
+def test_a_zoom_in_on_a_phone_draws_the_labels_once_at_the_floor_it_will_be_shown_at():
+    """Issue #24: a board shown at a fixed size on a phone is shown at ``shown_scale / scale``: a zoom in that draws
+    the board again sets that floor first (written as the page script writes it, so its next measurement changes
+    nothing) and draws each layer once; fitted, or on a desktop (ratio ``1``), the floor is the browser's."""
+    from explorer.games.tagraid.lof_views import LofExplorer
+
+    bv = LofExplorer().board_view
+    bv.label_floor.value = "0.34"          # a phone: the fitted board is shown a third of its drawn size
+    sent = []
+    for name, layer in bv.layers.items():
+        layer._canvas_manager._send_custom = lambda cmd, buffers=[], n=name: sent.append(n)
+    bv.zoom_in.click()   # no shown size reported: from the drawing's size, drawn again
+    assert bv.label_floor.value == "1.00 1.00" and bv.label_floor.min_px == 0
+    assert min(bv.label_sizes) < 14         # the labels at their own size: the board is shown at its own pixel size
+    assert len(sent) <= len(bv.layers)      # one message per layer (a relabel would send four more)
+    del sent[:]
+    bv.zoom_out.click()                     # kept drawing, shown smaller: its labels at the new floor, nothing else
+    assert bv.label_floor.value == "0.80 0.80" and bv.label_floor.min_px == 14 / 0.8 and len(sent) == 3   # marks: empty
+    desk = LofExplorer().board_view
+    desk.label_floor.value = "1"
+    desk.zoom_in.click()
+    assert desk.label_floor.value == "1"
+
+
+def test_the_page_reports_the_shown_size_in_a_second_word_and_the_zoom_steps_from_it():
+    """Issue #24: the page script writes the floor's ratio, then the shown/drawn ratio in any window; the zoom
+    buttons of a board fitted to its column step from the size it is shown at, and a zoom in up to the drawing's
+    size keeps the drawing (nothing drawn on desktop; on a phone only the labelled layers, at their new floor)."""
+    from explorer.games.tagraid.lof_views import LofExplorer
+
+    assert "(w / c.width).toFixed(2)" in BROWSER_FIXES_JS
+    f = lf.LabelFloor()
+    for value, ratio, shown, phone in (("1 0.64", 1.0, 0.64, False), ("0.34 0.34", 0.34, 0.34, True),
+                                       ("1", 1.0, None, False), ("", 1.0, None, False), ("0.5 x", 0.5, None, True)):
+        f.value = value
+        assert (f.ratio, f.shown, f.phone) == (ratio, shown, phone), value
+    for phone, value in ((False, "1 0.64"), (True, "0.64 0.64")):
+        bv = LofExplorer().board_view
+        s0 = bv.scale
+        bv.label_floor.value = value
+        sent = []
+        bv.layers["terrain"]._canvas_manager._send_custom = lambda cmd, buffers=[]: sent.append(1)
+        bv.zoom_in.click()       # 0.64 -> 0.8 of the drawing: shown larger, the drawing kept
+        assert bv.scale == s0 and not bv.fitted and abs(bv.shown_scale - 0.8 * s0) < 1e-9
+        assert len(sent) == (3 if phone else 0)   # a phone: features, pieces, overlays at the new floor (no marks)
+        del sent[:]
+        bv.zoom_in.click()       # 1.0: the drawing's own size
+        assert bv.scale == s0 and abs(bv.shown_scale - s0) < 1e-9
+        del sent[:]
+        bv.zoom_out.click(), bv.zoom_out.click()   # back to 0.64, the size the column showed: the drawing kept
+        assert bv.scale == s0 and abs(bv.shown_scale - 0.64 * s0) < 1e-9 and len(sent) <= (6 if phone else 0)
+        bv.zoom_fit.click()
+        assert bv.fitted and bv.scale == s0 and len(sent) <= (6 if phone else 0)
+        bv.zoom_in.click(), bv.zoom_in.click()
+        bv.zoom_in.click()       # past the drawing: drawn again at the finer size, once per layer
+        assert bv.scale > s0 and bv.shown_scale == bv.scale

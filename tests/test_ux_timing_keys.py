@@ -11,7 +11,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from ux_keys import PAGE_ALIASES, SAME_INTERACTION, canonical_report, interaction_key, page_key  # noqa: E402
+from ux_keys import (OWNERS, PAGE_ALIASES, SAME_INTERACTION, canonical_report, entry_key,  # noqa: E402
+                     interaction_key, page_key)
 
 REPORT = ROOT / "benchmarks" / "browser_ux_timing.json"
 
@@ -53,3 +54,20 @@ def test_phone_names_map_to_the_desktop_names():
     assert canonical_report(old) == {"tagraid-face-to-face": {"1280x800": {"latency_ms.roll dice": 1.0},
                                                               "390x844 phone": {"latency_ms.roll dice": 2.0,
                                                                                 "load_s": 3.0}}}
+
+
+def test_an_owned_entry_is_written_by_its_owner_only():
+    """Issue #24: the Line of Fire page's 1280x800 and phone entries belong to bench_lof_interactions.py; the browser
+    test and the phone benchmark write beside them (one run never overwrites another script's numbers)."""
+    assert entry_key("tagraid-line-of-fire", "1280x800", "bench_lof_interactions") == "1280x800"
+    assert entry_key("/tagraid-line-of-fire", "1280x800", "test_explorer_ux") == "1280x800 (test_explorer_ux)"
+    assert entry_key("line-of-fire", "390x844 phone", "bench_phone_interactions") == \
+        "390x844 phone (bench_phone_interactions)"
+    assert entry_key("tagraid-line-of-fire", "900x900", "test_explorer_ux") == "900x900"
+    assert entry_key("tagraid-face-to-face", "390x844 phone", "bench_phone_interactions") == "390x844 phone"
+    data = json.loads(REPORT.read_text())
+    for (page, vp), owner in OWNERS.items():
+        entry = data.get(page, {}).get(vp)
+        if entry is not None:   # every key of the entry comes from its owner's run
+            assert entry["note"].startswith(f"benchmarks/{owner}.py"), (page, vp, entry["note"][:60])
+            assert not any(k.startswith("first_paint.") or k == "load_s" for k in entry), (page, vp)

@@ -34,9 +34,12 @@ Hover shows the axial ``(q, r)`` of the hex under the pointer in an HTML readout
 Size: by default the canvas scales to the width of its column (CSS ``xr-fit``, :mod:`explorer.widgets.layout`; the
 drawing resolution stays ``scale``). The toolbar's ``−`` / ``+`` show the board at a fixed pixel size
 (:meth:`HexBoardView.set_scale`) inside a box that scrolls, so nothing is cut off; ``fit`` fits it to its column
-again (:meth:`HexBoardView.fit`). A zoom is a pure view change: when the drawing already on the canvas is at least as
-fine as the new size needs (zooming out, or fitting after a zoom in, up to :attr:`HexBoardView.REUSE_RATIO`), only
-the canvas's shown size changes (``shown_scale``; one layout message, nothing redrawn or recomputed). Otherwise the
+again (:meth:`HexBoardView.fit`). The buttons step from the size the board is shown at (:meth:`HexBoardView.shown_now`:
+fitted, the browser reports it). A zoom is a pure view change: when the drawing already on the canvas is at least as
+fine as the new size needs (zooming out, or fitting after a zoom in, up to :attr:`HexBoardView.REUSE_RATIO`; zooming
+in from a fitted board shown smaller than its drawing, up to the drawing's size), only the canvas's shown size
+changes (``shown_scale``; one layout message, nothing recomputed; on a phone the labels are drawn again at their
+new floor, :mod:`.label_floor`). Otherwise the
 canvas is resized to the new ``scale``, the ``on_zoom`` callbacks run (e.g. to re-place labels), then every layer is
 redrawn once. The view never changes pieces by itself: the owner validates a move or rotation and calls
 :meth:`HexBoardView.set_pieces` (or leaves the previous state in place).
@@ -175,6 +178,7 @@ class HexBoardView(W.VBox):
         self.canvas = _OwnMultiCanvas(len(LAYERS), width, height)
         self.fitted = bool(fit_column)
         """Whether the canvas is scaled to its column (``True``) or shown at its own pixel size."""
+        self._fit_shown = math.inf   # CSS px per board unit the column showed the board at when it left fit mode
         self._apply_css_size()
         mark_drawing([self.canvas])
         self.canvas.add_class(TOUCH_DRAG_CLASS)   # one finger drags pieces; two fingers zoom the board (BROWSER_FIXES_JS)
@@ -195,8 +199,8 @@ class HexBoardView(W.VBox):
         for b, k in ((self.zoom_out, "out"), (self.zoom_in, "in"), (self.zoom_fit, "fit")):
             b.add_class(f"hexboard-zoom-{k}")
             b.add_class(UNZOOM_CLASS)   # ends a two-finger zoom of the board (BROWSER_FIXES_JS)
-        self.zoom_out.on_click(lambda _: self.set_scale(self.shown_scale / self.ZOOM_STEP))
-        self.zoom_in.on_click(lambda _: self.set_scale(self.shown_scale * self.ZOOM_STEP))
+        self.zoom_out.on_click(lambda _: self.set_scale(self.shown_now() / self.ZOOM_STEP))
+        self.zoom_in.on_click(lambda _: self.set_scale(self.shown_now() * self.ZOOM_STEP))
         self.zoom_fit.on_click(lambda _: self.fit())
         self._zoom_cbs: list[Callable[[], None]] = []
         self._resizing = False
@@ -241,6 +245,8 @@ class HexBoardView(W.VBox):
         self.redraw()
 
     def _relabel(self) -> None:
+        if self._resizing:   # a resize sets the floor it predicts (_predict_label_floor), then redraws everything
+            return
         self.label_sizes = set()
         self.redraw_features()
         self.redraw_pieces()
@@ -285,15 +291,35 @@ class HexBoardView(W.VBox):
         ``on_zoom`` callbacks update the overlays, then every layer is redrawn (one message per layer)."""
         self._set_scale(scale, fitted=False)
 
+    def shown_now(self) -> float:
+        """CSS pixels per board unit the board is shown at now: ``shown_scale`` at a fixed size; fitted to its
+        column, the drawing's ``scale`` times the shown/drawn ratio the page script reports
+        (:attr:`~.label_floor.LabelFloor.shown`), or ``shown_scale`` (the resolution :meth:`fit` chose) until it has
+        reported one. The zoom buttons step
+        from it (a fitted board at 1,280 px is shown at about two thirds of its drawing, on a phone at a third: a
+        zoom in from the drawing's size was a jump of 2-4x, and always drew the board again)."""
+        if not self.fitted:
+            return self.shown_scale
+        k = self.label_floor.shown
+        return self.scale * k if k else self.shown_scale
+
     def _set_scale(self, scale: float, fitted: bool) -> None:
         lo, hi = self.SCALE_RANGE
         scale = min(hi, max(lo, float(scale)))
         if fitted == self.fitted and scale == (self.scale if fitted else self.shown_scale):
             return
+        before = self.shown_now()
+        if self.fitted and not fitted:
+            self._fit_shown = before   # the size the column showed: zooming back out to it keeps the drawing too
         self.fitted = fitted
-        if scale <= self.scale <= scale * self.REUSE_RATIO:   # the drawing is fine enough: show it, redraw nothing
+        # the drawing is fine enough: show it, redraw nothing. Zooming out, down to REUSE_RATIO below the drawing or
+        # to the size the column showed it at; zooming in from a board shown smaller than its drawing (fitted to its
+        # column, on a phone a third of it), up to the drawing's size
+        if scale <= self.scale and (self.scale <= scale * self.REUSE_RATIO
+                                    or (not fitted and (scale > before or scale >= self._fit_shown * 0.999))):
             self.shown_scale = scale
             self._apply_css_size()
+            self._predict_label_floor()   # on a phone: the labels follow at once (one redraw of the labelled layers)
             return
         self.scale = self.shown_scale = scale
         self._resize_canvas()
@@ -337,11 +363,28 @@ class HexBoardView(W.VBox):
         self._apply_css_size()
         self._resizing = True
         try:
+            self._predict_label_floor()
             for cb in self._zoom_cbs:
                 cb()
         finally:
             self._resizing = False
         self.redraw()
+
+    def _predict_label_floor(self) -> None:
+        """On a phone (the page has reported a shown/drawn ratio other than the desktop's ``1``: :mod:`.label_floor`),
+        a board shown at a fixed size is shown at ``shown_scale / scale`` CSS px per canvas px: the floor is set to
+        that ratio, written as the page script writes it, so the labels are drawn at their floor at once (in a
+        resize, before its one redraw; in a zoom that keeps the drawing, by the floor's relabel) and the page's next
+        measurement finds nothing to change (before, a zoom in on a phone drew the board, then, up to
+        :data:`~.label_floor.POLL_MS` later, its labels again). Fitted to its column, the shown width is the
+        browser's to measure: unchanged here."""
+        lf = self.label_floor
+        if self.fitted or not lf.phone:
+            return
+        k = self.shown_scale / self.scale
+        value = f"{min(1.0, k):.2f} {k:.2f}"
+        if lf.value != value:
+            lf.value = value
 
     def fit(self, width: float | None = None, height: float | None = None) -> None:
         """Without arguments (the ``fit`` button): scale the board to the width of its column (drawn at the

@@ -13,7 +13,8 @@ dragged, zoomed and tapped), so it gets a **label floor** instead:
   first canvas of each such box and writes ``shown / drawn`` (CSS px per canvas px, two decimals) into the field,
   as typing would: the value reaches Python like any text field's. In a window wider than :data:`PHONE_MAX_WIDTH`
   (the phone rules' limit, :data:`explorer.serving.phone.PHONE_MAX_WIDTH`) it writes ``1``: desktop pages draw exactly
-  as before.
+  as before. A second word follows: the same ratio in any window, not capped at 1 (:attr:`LabelFloor.shown`: a board
+  fitted to its column zooms from the size it is shown at, :meth:`~explorer.widgets.hexboard.HexBoardView.set_scale`).
 * :attr:`LabelFloor.min_px` — the smallest label size (canvas px) that shows at least :data:`MIN_LABEL_CSS_PX` CSS px:
   ``MIN_LABEL_CSS_PX / ratio`` when the canvas is shown smaller than drawn on a phone, else 0 (no floor).
   :func:`floored` applies it to one font size; :func:`Declutter` drops labels that would overlap a label already
@@ -63,7 +64,9 @@ LABEL_FLOOR_JS = """
       if (!inp || !c || !c.width) { continue; }
       const w = c.getBoundingClientRect().width;
       if (!w) { continue; }
-      const ratio = window.innerWidth > %(phone)d ? '1' : Math.min(1, w / c.width).toFixed(2);
+      // the floor's ratio ('1' in a wide window), then how large the canvas is shown (for the board's zoom buttons)
+      const ratio = (window.innerWidth > %(phone)d ? '1' : Math.min(1, w / c.width).toFixed(2)) + ' '
+                    + (w / c.width).toFixed(2);
       if (inp.value !== ratio) {
         inp.value = ratio;
         inp.dispatchEvent(new Event('input', {bubbles: true}));
@@ -130,13 +133,30 @@ class LabelFloor(W.Text):
 
     @property
     def ratio(self) -> float:
-        """CSS px per canvas px of the board as the browser shows it on a phone (1.0 elsewhere or not yet known);
-        a value that is not a number in (0, 1] counts as 1."""
+        """CSS px per canvas px of the board as the browser shows it on a phone (1.0 elsewhere or not yet known):
+        the value's first word; a word that is not a number in [0.05, 1] counts as 1."""
         try:
-            r = float(self.value)
-        except ValueError:
+            r = float(self.value.split()[0])
+        except (ValueError, IndexError):
             return 1.0
         return r if 0.05 <= r <= 1.0 else 1.0
+
+    @property
+    def shown(self) -> float | None:
+        """CSS px per canvas px the board's canvas is shown at, in any window (the value's second word, written by
+        the page script since issue #24: the board's zoom buttons zoom from what is shown), or ``None`` when not
+        reported or not a number in [0.05, 20]."""
+        try:
+            r = float(self.value.split()[1])
+        except (ValueError, IndexError):
+            return None
+        return r if 0.05 <= r <= 20.0 else None
+
+    @property
+    def phone(self) -> bool:
+        """Whether the page reported a phone window (a first word other than ``1``: the floor applies)."""
+        words = self.value.split()
+        return bool(words) and words[0] != "1"
 
     @property
     def min_px(self) -> float:

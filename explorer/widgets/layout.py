@@ -8,7 +8,9 @@ One stylesheet (:data:`RESPONSIVE_CSS`, put on the page once by :func:`responsiv
 * ``xr-fit`` on a canvas widget: it scales to the width of its column (``width: 100%``, the height follows the
   aspect ratio; ipycanvas maps pointer coordinates through the element's on-screen size, so clicks stay exact).
   :func:`fit_canvas` sets it; ``max_px`` caps the width at the canvas's own resolution when upscaling would blur.
-* ``xr-scroll`` on a box around a canvas shown at a fixed size (zoomed in): the box scrolls, the page is not cut.
+* ``xr-scroll`` on a box around a canvas shown at a fixed size (zoomed in): the box scrolls, the page is not cut. The
+  canvas keeps its size there (the box is a flex box: before issue #24's fix a zoomed canvas shrank back to the
+  column's width, so + and − changed the drawing's resolution but not the size it was shown at).
 * ``xr-drawing`` on a canvas: until something is drawn, a "drawing…" hint shows through (a CSS background under the
   canvas pixels; every canvas here paints an opaque background or terrain over it), so a canvas is never a blank
   box while its first drawing is on its way (issue #12, first paint).
@@ -68,6 +70,7 @@ RESPONSIVE_CSS = f"""<style>
 }}
 .xr-fit{{width:100% !important;height:auto !important;max-width:100% !important;display:block}}
 .xr-scroll{{overflow:auto !important;max-width:100% !important;box-sizing:border-box}}
+.xr-scroll>canvas:not(.xr-fit){{flex-shrink:0 !important;max-width:none !important}}
 .xr-wrap{{flex-wrap:wrap !important;max-width:100% !important}}
 .xr-drawing{{background:#f8f9fa url("{_DRAWING_SVG}") center/220px 40px no-repeat}}
 </style>"""

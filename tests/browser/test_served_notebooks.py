@@ -45,14 +45,16 @@ SIGNATURE_JS = """() => {
                 h = (h * 31 + d[k] + 7 * d[k + 1] + 13 * d[k + 2] + 17 * d[k + 3]) | 0;
                 colours.add(d[k] + ',' + d[k + 1] + ',' + d[k + 2] + ',' + d[k + 3]);
             }
-            out.push({w: c.width, h: c.height, colours: colours.size, hash: h});
+            out.push({w: c.width, h: c.height, colours: colours.size, hash: h,
+                      shown: Math.round(c.getBoundingClientRect().width)});
         }
         for (const e of root.querySelectorAll('*')) if (e.shadowRoot) walk(e.shadowRoot);
     };
     walk(document);
     return out;
 }"""
-"""Every non-empty canvas of the page, shadow roots included: size, distinct colours and a hash of its pixels."""
+"""Every non-empty canvas of the page, shadow roots included: size, distinct colours, a hash of its pixels and its
+shown width (CSS px)."""
 
 
 @pytest.fixture(scope="module")
@@ -96,12 +98,14 @@ def test_notebook_served_with_plain_panel_serve_draws_and_reacts(browser, notebo
     else:
         canvases = wait_until(drawn, timeout=120, interval=1, what=f"every canvas of {notebook} drawn")
         assert widget_js and all(u.startswith(notebooks_url + "/") for u in widget_js), widget_js   # this server
-    before = ([c["hash"] for c in page.evaluate(SIGNATURE_JS)], _texts(page))
+    # a board's zoom in may keep its drawing and only show it larger (HexBoardView.shown_now): the shown size counts
+    before = ([(c["hash"], c["shown"]) for c in page.evaluate(SIGNATURE_JS)], _texts(page))
     button = next(b for lab in CLICK_FIRST for b in page.get_by_role("button", name=lab, exact=True).all()
                   if b.is_enabled())
     label = button.inner_text()
     button.click()
-    wait_until(lambda: ([c["hash"] for c in page.evaluate(SIGNATURE_JS)], _texts(page)) != before, timeout=60,
+    wait_until(lambda: ([(c["hash"], c["shown"]) for c in page.evaluate(SIGNATURE_JS)], _texts(page)) != before,
+               timeout=60,
                what=f"{notebook}: the page to change after clicking {label!r}")
     assert not errors, errors
     assert not [f for f in failed if not any(s in f for s in IGNORED_FAILURES)], failed

@@ -127,3 +127,93 @@ def test_zooming_out_and_fitting_after_a_zoom_in_recompute_and_redraw_nothing(mo
     bv.zoom_out.click()
     bv.zoom_fit.click()
     assert sent == [] and built == [] and bv.fitted
+
+
+class _WorkerOffloader:
+    """An offloader as the served page's (:class:`explorer.serving.offload.SessionOffloader`): ``executor`` is where
+    the prefetch runs; the computation itself is done at once here."""
+
+    def __init__(self, executor):
+        self.executor = executor
+
+    def __call__(self, compute, apply):
+        apply(compute())
+
+
+class _HeldExecutor:
+    """Keeps what is submitted until :meth:`run_all` (to interleave a prefetch with a click)."""
+
+    def __init__(self):
+        self.jobs = []
+
+    def submit(self, fn):
+        from concurrent.futures import Future
+
+        fut = Future()
+        self.jobs.append((fn, fut))
+        return fut
+
+    def run_all(self):
+        while self.jobs:
+            fn, fut = self.jobs.pop(0)
+            fut.set_result(fn())
+
+
+def _prefetched_explorer(executor):
+    w = LofExplorer()
+    w.analysis_cache = LofAnalysisCache()
+    w.PREFETCH_PAUSE = 0.0   # run here at once (the served worker pauses between pairs)
+    sched = FakeScheduler()
+    w.set_scheduler(sched)
+    w.set_offloader(_WorkerOffloader(executor))
+    w.update()
+    return w, sched
+
+
+def test_idle_prefetch_answers_the_next_shooter_ruling_and_declared_move_from_the_cache():
+    """Issue #24 item 3 (heavy work once, reused): after an answer, the served page computes in the background the
+    rows the next clicks ask for; picking another shooter, flipping a ruling and toggling the declared Move then
+    compute no pair, and show the verdicts a fresh explorer computes."""
+    ex = _HeldExecutor()
+    w, sched = _prefetched_explorer(ex)
+    cache = w.analysis_cache
+    sched.run_all()          # the deferred link, then the prefetch is submitted
+    assert len(ex.jobs) == 1 and w.prefetched == 0
+    ex.run_all()
+    assert w.prefetched >= len(w.prefetch_jobs()) * (len(w.models) - 1) - 1
+    computed = cache.computed
+
+    def same_as_fresh():   # what the explorer shows = a fresh cache's answer on the same table and readings
+        fresh = LofAnalysisCache().analyse(w.table, w.shooter, w.rulings.copy(), w.calibration, w.weapon, w.threat)
+        assert [(v.target, v.lof.has_lof, v.lof.reason, v.band, v.mod, v.cover) for v in w.verdicts] == \
+            [(v.target, v.lof.has_lof, v.lof.reason, v.band, v.mod, v.cover) for v in fresh]
+
+    w.set_shooter("Digger")
+    assert cache.computed == computed
+    same_as_fresh()
+    sched.run_all(), ex.run_all()
+    computed = cache.computed
+    w.ruling_inputs["lof_grazing"].value = "touching_blocks"
+    assert cache.computed == computed
+    same_as_fresh()
+    sched.run_all(), ex.run_all()
+    computed = cache.computed
+    if w.models[w.shooter].kind == "miner":
+        w.moving.value = not w.moving.value
+        assert cache.computed == computed
+        same_as_fresh()
+
+
+def test_a_change_stops_the_prefetch_of_the_state_before():
+    """A click while the prefetch runs: it stops at its next pair (the worker is free for the click's computation);
+    no prefetch without a worker (notebooks)."""
+    ex = _HeldExecutor()
+    w, sched = _prefetched_explorer(ex)
+    sched.run_all()
+    assert len(ex.jobs) == 1
+    w.rotate_model(w.shooter, 1)   # a newer state before the worker started
+    ex.jobs[0][0]()
+    assert w.prefetched == 0
+    plain = LofExplorer()
+    plain.set_scheduler(FakeScheduler())
+    assert plain.prefetch_jobs() and plain._schedule_prefetch() is None   # no offloader: nothing submitted

@@ -24,8 +24,10 @@ module only draws and lists their answers.
 from __future__ import annotations
 
 import html
+import logging
 import math
 import threading
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
@@ -56,6 +58,8 @@ from .megabeast import ThreatLevels, corner_angles
 from .pieces import Model
 from .options import rulings as default_rulings
 from .ranges import BANDS, OUT_OF_RANGE, HexRange, RangeCalibration, WeaponRanges
+
+_log = logging.getLogger(__name__)
 
 MINER_ROTATE_STEP = 15.0
 """Degrees a Miner turns per rotate click / key press / wheel notch."""
@@ -159,6 +163,9 @@ class LofExplorer(W.HBox):
         self._schedule = None
         self._offload = None   # where the Line of Fire computation runs (set_offloader); None: at once
         self._pending_state = False
+        self._generation = 0   # bumped by every update(): a background prefetch of an older state stops
+        self.prefetched = 0
+        """Pairs the background prefetch has looked up or computed (:meth:`_start_prefetch`; for tests)."""
         self.scenario = sc = scenario or default_lof_scenario()
         self._state_callbacks: list = []
         self._loading = False
@@ -756,6 +763,7 @@ class LofExplorer(W.HBox):
         The computation reads only immutable values taken now (the table, a copy of the rulings, the settings), so a
         served page runs it off the event loop (:meth:`set_offloader`) and draws the answer when it is back; without
         an offloader (notebooks, tests) it runs at once."""
+        self._generation += 1   # any prefetch of the previous state stops at its next pair (the worker is needed)
         table, shooter, rulings = self.table, self.shooter, self.rulings.copy()
         calibration, weapon, threat, cache = self.calibration, self.weapon, self.threat, self.analysis_cache
 
@@ -795,6 +803,96 @@ class LofExplorer(W.HBox):
         else:
             self._draw()
         self._state_changed()  # the link, the file and the Face to Face link (deferred under a scheduler)
+        self._schedule_prefetch()
+
+    # -- the next interactions' verdicts, computed while the page is idle (served pages)
+    PREFETCH_DELAY_MS = 1_000
+    """Under a scheduler and an offloader with an ``executor`` (the served page): this long after an answer is drawn,
+    if nothing changed meanwhile (the user is reading the verdicts), the verdicts the next likely interactions ask for
+    are computed on the offloader's worker (:meth:`_start_prefetch`), so picking another shooter, flipping a ruling or
+    toggling the declared Move finds them in the analysis cache instead of computing them after the click. Measured
+    with 300 ms (``benchmarks/bench_lof_interactions.py``, inputs about 0.6 s apart, load 12-20 on two cores): the
+    prefetch rarely got ahead of the next input and its CPU slowed the interactions it does not serve (rotate,
+    hover, the Range Ruler: 1.1-3x), so it waits for a pause a benchmark's rapid inputs do not leave."""
+    PREFETCH_MAX_PAIRS = 1_000
+    """At most this many pairs looked up or computed per prefetch (a bound on a crowded table's background work)."""
+    PREFETCH_PAUSE = 1.0
+    PREFETCH_PAUSE_MAX_S = 0.05
+    """After each prefetched pair the worker sleeps ``PREFETCH_PAUSE`` times as long as the pair took (at most
+    ``PREFETCH_PAUSE_MAX_S``): measured at load 12 on two cores, a prefetch running flat out slowed the page's other
+    interactions (it holds the interpreter lock in Python code)."""
+
+    def _schedule_prefetch(self) -> None:
+        executor = getattr(self._offload, "executor", None)
+        if self._schedule is None or executor is None or self.analysis_cache is None:
+            return
+        gen = self._generation
+        self._schedule(lambda: self._start_prefetch(gen, executor), self.PREFETCH_DELAY_MS)
+
+    def prefetch_jobs(self) -> list[tuple[TableTop, str, object]]:
+        """The rows the next interactions likely ask for, most likely first, as ``(table, shooter, rulings)``: every
+        other Model as the shooter (a click on it, the shooter dropdown), the shooter with its declared Move toggled
+        (a Miner), the shooter under each other reading of each ruling option shown. Read on the widgets' thread
+        (immutable values: the worker only reads them)."""
+        jobs: list[tuple[TableTop, str, object]] = [(self.table, m, self.rulings.copy()) for m in self.models
+                                                    if m != self.shooter]
+        m = self.models[self.shooter]
+        if m.kind == "miner":
+            new = dict(self.models)
+            new[m.id] = replace(m, declared_move=not m.declared_move)
+            try:
+                jobs.append((table_with_models(self.table, new), m.id, self.rulings.copy()))
+            except ScenarioError:   # pragma: no cover - the toggle moves nothing; never refused
+                pass
+        for key in lof_ruling_keys(self.models.values()):
+            for reading in self.rulings.options[key].readings:
+                if reading != self.rulings.reading(key):
+                    r = self.rulings.copy()
+                    r.set(key, reading)
+                    jobs.append((self.table, self.shooter, r))
+        return jobs
+
+    def _start_prefetch(self, gen: int, executor) -> None:
+        """On the widgets' thread, :data:`PREFETCH_DELAY_MS` after an answer: unless a newer change came, look up or
+        compute every pair of :meth:`prefetch_jobs` on ``executor`` (the offloader's worker), one pair at a time
+        under :data:`CACHE_LOCK`. It stops at the next pair once :meth:`update` runs again (so a click waits for at
+        most one pair), after :data:`PREFETCH_MAX_PAIRS`, or at a refusal. Touches no widget; the cache keeps the
+        results (the same values a later :meth:`update` would compute)."""
+        if gen != self._generation:
+            return
+        jobs, cache = self.prefetch_jobs(), self.analysis_cache
+        calibration, weapon, threat = self.calibration, self.weapon, self.threat
+
+        def run() -> None:
+            n = 0
+            for table, shooter, rulings in jobs:
+                s = table.model(shooter)
+                for t in table.models.values():
+                    if t.id == shooter:
+                        continue
+                    if gen != self._generation or n >= self.PREFETCH_MAX_PAIRS:
+                        return
+                    t0 = time.perf_counter()
+                    try:
+                        with CACHE_LOCK:
+                            cache.verdict(table, s, t, rulings.copy(), calibration, weapon, threat)
+                    except ScenarioError:   # the real computation shows it, if it is ever asked
+                        return
+                    n += 1
+                    self.prefetched += 1
+                    # at most about half of a core: the event loop (other sessions, this page's next input) gets the
+                    # interpreter lock and the CPU back between pairs; a newer change ends the pause at once
+                    end = time.perf_counter() + min(self.PREFETCH_PAUSE_MAX_S,
+                                                    (time.perf_counter() - t0) * self.PREFETCH_PAUSE)
+                    while gen == self._generation and time.perf_counter() < end:
+                        time.sleep(0.005)
+
+        try:
+            fut = executor.submit(run)
+        except RuntimeError:   # the executor is shut down (the process is ending)
+            return
+        fut.add_done_callback(lambda f: f.exception() is not None
+                              and _log.error("Line of Fire prefetch failed", exc_info=f.exception()))
 
     def set_offloader(self, offload) -> None:
         """Run the Line of Fire computation through ``offload(compute, apply)``: ``compute()`` may run on another
