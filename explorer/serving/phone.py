@@ -22,8 +22,10 @@ Not a patch: public Panel and Bokeh API only, no version check.
   (the Round pages' maps), is never wider than its column (its height
   follows its aspect ratio; a board zoomed with two fingers excepted). A table in an HTML widget keeps whole words in
   its cells (``overflow-wrap: anywhere`` let a six-column table shrink its cells to one letter a line, "D / r / i /
-  l / l / e / r") and, when its columns are wider than the screen, scrolls sideways inside its own box (the page
-  does not). On a screen without hover (a finger), a board's hover readout ("hover a hex to see ...") is hidden: a
+  l / l / e / r"); a table of class :data:`CARDS_CLASS` (every table the pages build,
+  :func:`explorer.widgets.cards.card_table`) becomes a list of cards, a row a card and its cells running on in
+  lines, each led by its column's name, so nothing scrolls sideways (before: a six- or eleven-column table scrolled sideways inside its own
+  box); any other table, as a last resort, scrolls inside its own box (the page does not). On a screen without hover (a finger), a board's hover readout ("hover a hex to see ...") is hidden: a
   finger cannot hover. The invisible helper widgets (the canvas script, the icons' stylesheet, an HTML widget that
   holds only a ``<style>``) take no room, and an empty HTML widget (a message with nothing to say) loses the 44 px
   row height.
@@ -53,6 +55,14 @@ MIN_TEXT_PX = 14
 
 MIN_TARGET_PX = 44
 """Smallest touch target (CSS px, each side) on a phone (the WCAG 2.5.5 / Apple HIG guideline)."""
+
+CARDS_CLASS = "xr-cards"
+"""The class of a table that becomes a list of cards on a phone (:data:`PHONE_CSS`): each row a card, its cells
+running on in lines, each led by its column's name (the cell's ``data-label``), the header row (class
+:data:`CARDS_HEAD_CLASS`) hidden. Tables built by :func:`explorer.widgets.cards.card_table` carry it."""
+
+CARDS_HEAD_CLASS = "xr-cards-head"
+"""The class of a :data:`CARDS_CLASS` table's header row (hidden on a phone: each cell names its column)."""
 
 _HELPER_CLASSES = ("xr-browser-fix", "xr-icon-style")
 """The classes of the page's invisible 0 x 0 helper widgets (:data:`explorer.widgets.layout.BROWSER_FIX_CLASS`, the
@@ -130,6 +140,37 @@ PHONE_CSS = f"""@media (max-width: {PHONE_MAX_WIDTH}px) {{
     display: block;
     overflow-x: auto;
     max-width: 100%;
+  }}
+  table.{CARDS_CLASS}, table.{CARDS_CLASS} > tbody {{
+    display: block !important;
+    width: 100% !important;
+    overflow-x: visible !important;
+  }}
+  table.{CARDS_CLASS} tr.{CARDS_HEAD_CLASS} {{
+    display: none !important;
+  }}
+  table.{CARDS_CLASS} tr {{
+    display: block !important;
+    padding: 4px 0 !important;
+    border-bottom: 1px solid #dee2e6;
+  }}
+  table.{CARDS_CLASS} tr > td {{
+    display: inline-block !important;
+    width: auto !important;
+    max-width: 100% !important;
+    min-width: 0 !important;
+    box-sizing: border-box;
+    padding: 1px 0.9em 1px 0 !important;
+    border: 0 !important;
+    vertical-align: top;
+  }}
+  table.{CARDS_CLASS} tr > td:empty {{
+    display: none !important;
+  }}
+  table.{CARDS_CLASS} tr > td[data-label]::before {{
+    content: attr(data-label) ": ";
+    font-weight: bold;
+    color: #333;
   }}
   .widget-html-content td, .widget-html-content th {{
     overflow-wrap: break-word !important;

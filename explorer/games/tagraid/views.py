@@ -23,6 +23,7 @@ from typing import Any
 import ipywidgets as W
 
 from explorer.widgets.scenario_note import ScenarioNote
+from explorer.widgets.cards import card_table
 from explorer.widgets.files import download_link, upload_control
 from explorer.dice import SeededRoller
 from explorer.errors import ExplorerError, ScenarioError, short_repr
@@ -1495,19 +1496,19 @@ def exchange_html(doc: dict[str, Any], res: Resolution) -> str:
         rows.append(("MB", mb["name"], "Behavior ARO" if mb.get("aro", True) else "no ARO",
                      f"Threat Level {mb['threat_level']}", "—", "—", mb["wounds"], "", tick(mb.get("aro", True)), "",
                      tick(mb.get("silhouette_contact"))))
-    head = ("<tr style='text-align:left;border-bottom:1px solid #999'><th></th><th>Miner</th><th>Skill</th>"
-            "<th>Attribute</th><th>Burst</th><th>Armor</th><th>Wounds</th><th>Partial Cover</th>"
-            "<th>LoF to A</th><th>same Hexagon</th><th>Silhouette Contact</th></tr>")
-    body = "".join("<tr class='f2f-exchange-row' data-miner='" + html.escape(str(r[1])) + "'>"
-                   + "".join(f"<td>{html.escape(str(c))}</td>" for c in r) + "</tr>" for r in rows)
+    head = ["", "Miner", "Skill", "Attribute", "Burst", "Armor", "Wounds", "Partial Cover", "LoF to A", "same Hexagon",
+            "Silhouette Contact"]
+    table = card_table(head, [[html.escape(str(c)) for c in r] for r in rows], table_style="font:12.5px sans-serif;"
+                       "border-collapse:collapse", head_style="text-align:left;border-bottom:1px solid #999",
+                       row_attrs=[" class='f2f-exchange-row' data-miner='" + html.escape(str(r[1])) + "'"
+                                  for r in rows])
     n = len(doc.get("reactive") or [])
     return (f"<div class='xf-label' style='white-space:normal;line-height:1.35'><b>The whole exchange</b>: "
             f"{html.escape(act['name'])} against {plural(n, 'Reactive Miner')}"
             f"{' and the ' + html.escape(doc['megabeast']['name']) if doc.get('megabeast') else ''}. The two-Miner "
             "form cannot hold it: click a die to set it; Download TOML to edit the profiles.</div>"
             "<style>.f2f-exchange td,.f2f-exchange th{padding:1px 7px;border-bottom:1px solid #e9ecef;"
-            "vertical-align:top}</style><table style='font:12.5px sans-serif;border-collapse:collapse'>" + head + body
-            + "</table>")
+            "vertical-align:top}</style>" + table)
 
 
 def _board_facts_of(board: Any) -> list[dict[str, Any]]:
