@@ -55,6 +55,7 @@ _FIELD_CSS = """<style>
 .xf-button{display:inline-block;font:13px sans-serif;padding:5px 10px;border:1px solid #adb5bd;border-radius:3px;
   background:#f8f9fa;color:#212529;text-decoration:none;white-space:nowrap}
 .xf-button:hover{background:#e9ecef}
+.f2f-field-note{grid-column:1 / -1}
 </style>"""
 
 
@@ -159,7 +160,7 @@ class SideForm(W.VBox):
         """``{field attribute: HTML}``: the message of a refused field, right under it (hidden while it is fine)."""
         for name, w in pairs:
             w.add_class(f"f2f-{key}-{name.split()[0].split('/')[0].lower()}")  # stable hooks for browser tests
-            note = W.HTML("", layout=W.Layout(grid_column="1 / 3", display="none"))
+            note = W.HTML("", layout=W.Layout(display="none"))   # across both columns (.f2f-field-note)
             note.add_class(FIELD_NOTE_CLASS)
             self.field_notes[next(a for a in vars(self) if getattr(self, a) is w)] = note
             cells += [_label(name), w, note]
@@ -288,7 +289,7 @@ class MegaBeastForm(W.VBox):
         self.damage = _text(d.damage, tip="Damage of its Behavior Attack")
         self.ammunition = W.Dropdown(options=list(AMMUNITION), value=d.ammunition, layout=W.Layout(width="72px"))
         title = W.HTML(f"<div class='xf-title' style='background:{COLOR_MB}'>MegaBeast (does not roll)</div>")
-        self.field_notes = {a: W.HTML("", layout=W.Layout(grid_column="1 / 3", display="none"))
+        self.field_notes = {a: W.HTML("", layout=W.Layout(display="none"))   # across both columns
                             for a in ("threat", "wounds", "damage")}
         """``{field attribute: HTML}``: the message of a refused field, right under it (hidden while it is fine)."""
         for n in self.field_notes.values():
