@@ -25,8 +25,9 @@ Not a patch: public Panel and Bokeh API only, no version check.
   its cells (``overflow-wrap: anywhere`` let a six-column table shrink its cells to one letter a line, "D / r / i /
   l / l / e / r"); a table of class :data:`CARDS_CLASS` (every table the pages build,
   :func:`explorer.widgets.cards.card_table`) becomes a list of cards, a row a card and its cells running on in
-  lines, each led by its column's name, so nothing scrolls sideways (before: a six- or eleven-column table scrolled sideways inside its own
-  box); any other table, as a last resort, scrolls inside its own box (the page does not). On a screen without hover (a finger), a board's hover readout ("hover a hex to see ...") is hidden: a
+  lines, each led by its column's name, so nothing scrolls sideways (before: a six- or eleven-column table
+  scrolled sideways inside its own box); any other table, as a last resort, scrolls inside its own box (the page
+  does not). On a screen without hover (a finger), a board's hover readout ("hover a hex to see ...") is hidden: a
   finger cannot hover. The invisible helper widgets (the canvas script, the icons' stylesheet, an HTML widget that
   holds only a ``<style>``) take no room, and an empty HTML widget (a message with nothing to say) loses the 44 px
   row height.

@@ -14,9 +14,9 @@ dragged, zoomed and tapped), so it gets a **label floor** instead:
   as typing would: the value reaches Python like any text field's. It measures at once and every
   :data:`FAST_POLL_MS` ms while the page builds, so a board is measured as soon as it shows. Until the first measure
   has arrived and the board has redrawn for it, the field carries :data:`PENDING_CLASS` and, on a phone, the board's
-  canvas is hidden (:data:`PENDING_CSS`, at most :data:`REVEAL_AFTER_S` s): its labels never show small first. In a window wider than :data:`PHONE_MAX_WIDTH`
-  (the phone rules' limit, :data:`explorer.serving.phone.PHONE_MAX_WIDTH`) it writes ``1``: desktop pages draw exactly
-  as before.
+  canvas is hidden (:data:`PENDING_CSS`, at most :data:`REVEAL_AFTER_S` s): its labels never show small first.
+  In a window wider than :data:`PHONE_MAX_WIDTH` (the phone rules' limit,
+  :data:`explorer.serving.phone.PHONE_MAX_WIDTH`) it writes ``1``: desktop pages draw exactly as before.
 * :attr:`LabelFloor.min_px` — the smallest label size (canvas px) that shows at least :data:`MIN_LABEL_CSS_PX` CSS px:
   ``MIN_LABEL_CSS_PX / ratio`` when the canvas is shown smaller than drawn on a phone, else 0 (no floor).
   :func:`floored` applies it to one font size; :func:`Declutter` drops labels that would overlap a label already

@@ -125,7 +125,8 @@ def test_app_opens_the_scenario_a_link_names(browser, app_url):
 
 def test_gallery_filter_narrows_the_cases_in_the_browser(browser, built_site):
     """The gallery index's filter runs in the page: every case listed at first; a game, then a kind, then a rule
-    section (then none again), then "a ruling option changes the verdict" each leave only the matching rows (counted in the page's own line); a rule section's
+    section (then none again), then "a ruling option changes the verdict" each leave only the matching rows
+    (counted in the page's own line); a rule section's
     link opens its page, which links the case back."""
     page = _open(browser, built_site, "gallery/index.html", 1280)
     root = page.locator("#explorer-gallery-filter")
