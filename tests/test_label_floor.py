@@ -113,3 +113,27 @@ def test_the_page_reports_the_shown_size_in_a_second_word_and_the_zoom_steps_fro
         bv.zoom_in.click(), bv.zoom_in.click()
         bv.zoom_in.click()       # past the drawing: drawn again at the finer size, once per layer
         assert bv.scale > s0 and bv.shown_scale == bv.scale
+
+
+def test_a_board_is_pending_until_its_first_measure_has_arrived_and_it_has_redrawn():
+    """Issue 23 leftover ("small labels show about 1 s before the redraw"): until the browser's first measure reaches
+    the floor, the field carries the pending class (a phone hides the board meanwhile); the class goes only after the
+    callbacks (the redraw) ran, and also for a measure that sets no floor (a desktop's ``1``)."""
+    f = lf.LabelFloor()
+    seen = []
+    f.on_change(lambda: seen.append(f.pending))
+    assert f.pending and lf.PENDING_CLASS in f._dom_classes
+    f.value = "0.4"
+    assert seen == [True] and not f.pending     # redrawn while still pending, then shown
+    g = lf.LabelFloor()
+    g.value = "1"
+    assert not g.pending
+
+
+def test_the_phone_stylesheet_hides_a_pending_board_for_at_most_a_few_seconds():
+    from explorer.serving.phone import PHONE_CSS, _PENDING_CSS
+
+    assert _PENDING_CSS == lf.PENDING_CSS and lf.PENDING_CSS in PHONE_CSS
+    assert f".{lf.HOST_CLASS}:has(.{lf.PENDING_CLASS}) canvas" in lf.PENDING_CSS
+    assert f"{lf.REVEAL_AFTER_S}s forwards" in lf.PENDING_CSS and lf.REVEAL_AFTER_S <= 5
+    assert PHONE_CSS.startswith(f"@media (max-width: {PHONE_MAX_WIDTH}px)")   # desktop pages never hide a board

@@ -13,7 +13,10 @@ Under a Panel server (``panel serve``: the cell runs in a module named ``bokeh_a
   a pane type ranked above Panel's own ``IPyWidget``, whose repaint is the ``redraw`` of the outermost widgets of
   the shown tree that have one (:func:`explorer.serving.pane.find_redraws`);
 - serves Panel's stylesheets and fonts from this server (:func:`explorer.serving.resources.local_resources`) and
-  lets uploaded files reach the page (:func:`explorer.serving.binary_messages.accept_binary_widget_messages`).
+  lets uploaded files reach the page (:func:`explorer.serving.binary_messages.accept_binary_widget_messages`);
+- gives the notebook's page template (Panel's ``EditableTemplate``) the viewport meta
+  (:func:`explorer.serving.phone.phone_notebook_template`), so a phone lays it out at its own width and the phone
+  stylesheet applies, as on ``explorer serve``'s pages.
 
 Trap 3 (one canvas manager per board) is kept by the widgets themselves; trap 6 (every cell runs once per browser
 session) by the notebooks, which guard demo and timing cells with ``if not pn.state.served:``.
@@ -92,6 +95,7 @@ def notebook_app() -> None:
     from .binary_messages import accept_binary_widget_messages
     from .components_fence import fence_components
     from .resources import local_resources
+    from .phone import phone_notebook_template
     from .ws_refusals import quiet_websocket_refusals
     from .widget_js import register_widget_js_route, widget_js_prefix
 
@@ -103,4 +107,5 @@ def notebook_app() -> None:
     accept_binary_widget_messages()
     fence_components()   # plain `panel serve` of a notebook: /components/ imports no module either
     quiet_websocket_refusals()
+    phone_notebook_template()   # the notebook's page template declares the viewport: phones lay it out at their width
     return None

@@ -37,7 +37,9 @@ def served_pane(widget, redraw: Callable[[], None] | None = None, **kwargs):
             tree with ``set_offloader(offload)`` is given a :class:`~explorer.serving.offload.SessionOffloader`
             (unless ``EXPLORER_OFFLOAD=0``: :func:`~explorer.serving.offload.offload_enabled`).
         redraw: called once the browser page has loaded (``pn.state.onload``) to repaint canvases.
-        kwargs: passed to the pane (``sizing_mode``, ``margin``...).
+        kwargs: passed to the pane (``sizing_mode``, ``margin``...); ``sizing_mode`` is ``"stretch_width"`` unless
+            given (the pane as wide as its column: a served notebook's ``served_pane(w).servable()`` was laid out 520
+            to 540 px wide, a phone scrolled it sideways).
 
     In a served session the widget tree's equal ``layout`` / ``style`` models are shared first
     (:func:`share_style_models`).
@@ -46,6 +48,7 @@ def served_pane(widget, redraw: Callable[[], None] | None = None, **kwargs):
         the Panel pane (a ``pn.pane.IPyWidget`` subclass).
     """
     attach_session(widget, redraw)
+    kwargs.setdefault("sizing_mode", "stretch_width")
     return local_js_pane(widget, **kwargs)
 
 

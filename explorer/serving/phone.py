@@ -19,10 +19,14 @@ Not a patch: public Panel and Bokeh API only, no version check.
   their children with a 4 px gap instead, so a full-width child fits exactly; text in HTML widgets (at a normal line height,
   not the 44 px row height), in description labels and on buttons wraps instead of being cut, buttons are as wide as their label; a ``GridBox``, always
   label | value here, gets two equal columns that fit the screen); a canvas, and an SVG picture in an HTML widget
-  (the Round pages' maps), is never wider than its column (its height
-  follows its aspect ratio; a board zoomed with two fingers excepted). A table in an HTML widget keeps whole words in
+  (the Round pages' maps), is never wider than its column (its height follows its aspect ratio; a board zoomed with
+  two fingers excepted), and a board whose label floor (:mod:`explorer.widgets.label_floor`) has not arrived yet is
+  hidden, its room kept, so its labels never show small first. A table in an HTML widget keeps whole words in
   its cells (``overflow-wrap: anywhere`` let a six-column table shrink its cells to one letter a line, "D / r / i /
-  l / l / e / r") and, when its columns are wider than the screen, scrolls sideways inside its own box (the page
+  l / l / e / r"); a table of class :data:`CARDS_CLASS` (every table the pages build,
+  :func:`explorer.widgets.cards.card_table`) becomes a list of cards, a row a card and its cells running on in
+  lines, each led by its column's name, so nothing scrolls sideways (before: a six- or eleven-column table
+  scrolled sideways inside its own box); any other table, as a last resort, scrolls inside its own box (the page
   does not). On a screen without hover (a finger), a board's hover readout ("hover a hex to see ...") is hidden: a
   finger cannot hover. The invisible helper widgets (the canvas script, the icons' stylesheet, an HTML widget that
   holds only a ``<style>``) take no room, and an empty HTML widget (a message with nothing to say) loses the 44 px
@@ -54,6 +58,14 @@ MIN_TEXT_PX = 14
 MIN_TARGET_PX = 44
 """Smallest touch target (CSS px, each side) on a phone (the WCAG 2.5.5 / Apple HIG guideline)."""
 
+CARDS_CLASS = "xr-cards"
+"""The class of a table that becomes a list of cards on a phone (:data:`PHONE_CSS`): each row a card, its cells
+running on in lines, each led by its column's name (the cell's ``data-label``), the header row (class
+:data:`CARDS_HEAD_CLASS`) hidden. Tables built by :func:`explorer.widgets.cards.card_table` carry it."""
+
+CARDS_HEAD_CLASS = "xr-cards-head"
+"""The class of a :data:`CARDS_CLASS` table's header row (hidden on a phone: each cell names its column)."""
+
 _HELPER_CLASSES = ("xr-browser-fix", "xr-icon-style")
 """The classes of the page's invisible 0 x 0 helper widgets (:data:`explorer.widgets.layout.BROWSER_FIX_CLASS`, the
 canvas script; :data:`explorer.widgets.icons.ICON_STYLE_CLASS`, the icons' stylesheet): on a phone they are taken
@@ -63,6 +75,17 @@ widget that holds only a ``<style>`` (a page's own stylesheet)."""
 
 _LARGE_INLINE = ", ".join(f'[style*="font-size:{n}px"], [style*="font-size: {n}px"]' for n in range(MIN_TEXT_PX + 1, 40))
 """Elements whose own inline style sets a font size above :data:`MIN_TEXT_PX` (headlines): kept as they are."""
+
+_PENDING_CSS = """  .xr-label-host:has(.xr-floor-pending) canvas {
+    visibility: hidden;
+    animation: xr-floor-reveal 0s linear 4s forwards;
+  }
+  @keyframes xr-floor-reveal {
+    to { visibility: visible; }
+  }
+"""
+"""A board whose label floor has not arrived yet is hidden (its room kept), at most 4 s: the same text as
+:data:`explorer.widgets.label_floor.PENDING_CSS` (a test keeps them equal; this module imports no widgets)."""
 
 PHONE_CSS = f"""@media (max-width: {PHONE_MAX_WIDTH}px) {{
   :root, :host {{
@@ -131,6 +154,37 @@ PHONE_CSS = f"""@media (max-width: {PHONE_MAX_WIDTH}px) {{
     overflow-x: auto;
     max-width: 100%;
   }}
+  table.{CARDS_CLASS}, table.{CARDS_CLASS} > tbody {{
+    display: block !important;
+    width: 100% !important;
+    overflow-x: visible !important;
+  }}
+  table.{CARDS_CLASS} tr.{CARDS_HEAD_CLASS} {{
+    display: none !important;
+  }}
+  table.{CARDS_CLASS} tr {{
+    display: block !important;
+    padding: 4px 0 !important;
+    border-bottom: 1px solid #dee2e6;
+  }}
+  table.{CARDS_CLASS} tr > td {{
+    display: inline-block !important;
+    width: auto !important;
+    max-width: 100% !important;
+    min-width: 0 !important;
+    box-sizing: border-box;
+    padding: 1px 0.9em 1px 0 !important;
+    border: 0 !important;
+    vertical-align: top;
+  }}
+  table.{CARDS_CLASS} tr > td:empty {{
+    display: none !important;
+  }}
+  table.{CARDS_CLASS} tr > td[data-label]::before {{
+    content: attr(data-label) ": ";
+    font-weight: bold;
+    color: #333;
+  }}
   .widget-html-content td, .widget-html-content th {{
     overflow-wrap: break-word !important;
     word-break: normal !important;
@@ -183,7 +237,7 @@ PHONE_CSS = f"""@media (max-width: {PHONE_MAX_WIDTH}px) {{
   .widget-html:has(> .widget-html-content:empty) {{
     min-height: 0 !important;
   }}
-  canvas:not([data-xr-pinch]) {{
+{_PENDING_CSS}  canvas:not([data-xr-pinch]) {{
     max-width: 100% !important;
     height: auto !important;
   }}
@@ -207,3 +261,16 @@ def phone_page() -> None:
     doc = pn.state.curdoc
     if doc is not None:
         doc.template = PAGE_TEMPLATE
+
+
+def phone_notebook_template() -> None:
+    """Give the page template of a served notebook the viewport meta (:data:`VIEWPORT_META`). ``panel serve
+    NOTEBOOK.ipynb`` lays the cell outputs out in Panel's ``EditableTemplate``, which renders its own page and
+    ignores the document template :func:`phone_page` sets: without this a phone laid a served notebook out 980 px
+    wide (the phone stylesheet's media query never applied). Sets the template's public ``meta_viewport`` parameter
+    default, so every notebook page built afterwards in the process carries it. Idempotent."""
+    from panel.template import EditableTemplate
+
+    content = VIEWPORT_META.split('content="', 1)[1].split('"', 1)[0]
+    EditableTemplate.param.meta_viewport.default = content
+

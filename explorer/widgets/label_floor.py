@@ -11,10 +11,14 @@ dragged, zoomed and tapped), so it gets a **label floor** instead:
   gets the class :data:`HOST_CLASS`). The page script (:data:`LABEL_FLOOR_JS`, part of
   :data:`explorer.widgets.layout.BROWSER_FIXES_JS`) measures, every :data:`POLL_MS` ms, the on-screen width of the
   first canvas of each such box and writes ``shown / drawn`` (CSS px per canvas px, two decimals) into the field,
-  as typing would: the value reaches Python like any text field's. In a window wider than :data:`PHONE_MAX_WIDTH`
-  (the phone rules' limit, :data:`explorer.serving.phone.PHONE_MAX_WIDTH`) it writes ``1``: desktop pages draw exactly
-  as before. A second word follows: the same ratio in any window, not capped at 1 (:attr:`LabelFloor.shown`: a board
-  fitted to its column zooms from the size it is shown at, :meth:`~explorer.widgets.hexboard.HexBoardView.set_scale`).
+  as typing would: the value reaches Python like any text field's. It measures at once and every
+  :data:`FAST_POLL_MS` ms while the page builds, so a board is measured as soon as it shows. Until the first measure
+  has arrived and the board has redrawn for it, the field carries :data:`PENDING_CLASS` and, on a phone, the board's
+  canvas is hidden (:data:`PENDING_CSS`, at most :data:`REVEAL_AFTER_S` s): its labels never show small first.
+  In a window wider than :data:`PHONE_MAX_WIDTH` (the phone rules' limit,
+  :data:`explorer.serving.phone.PHONE_MAX_WIDTH`) it writes ``1``: desktop pages draw exactly as before. A second
+  word follows: the same ratio in any window, not capped at 1 (:attr:`LabelFloor.shown`: a board fitted to its
+  column zooms from the size it is shown at, :meth:`~explorer.widgets.hexboard.HexBoardView.set_scale`).
 * :attr:`LabelFloor.min_px` — the smallest label size (canvas px) that shows at least :data:`MIN_LABEL_CSS_PX` CSS px:
   ``MIN_LABEL_CSS_PX / ratio`` when the canvas is shown smaller than drawn on a phone, else 0 (no floor).
   :func:`floored` applies it to one font size; :func:`Declutter` drops labels that would overlap a label already
@@ -50,6 +54,32 @@ HOST_CLASS = "xr-label-host"
 
 INPUT_CLASS = "xr-label-floor"
 """The class of a :class:`LabelFloor` widget."""
+
+PENDING_CLASS = "xr-floor-pending"
+"""The class a :class:`LabelFloor` carries until the browser's first measure has reached it and the board has redrawn
+for it. On a phone the board's canvas stays hidden meanwhile (:data:`PENDING_CSS`), so its labels never show at
+their desktop size first (they did for about a second: the page script's first measure, the round trip to Python and
+the redraw)."""
+
+REVEAL_AFTER_S = 4
+"""Seconds after which a pending board is shown anyway (:data:`PENDING_CSS`): a front end that runs no page script
+(no measure can come) still shows it."""
+
+FAST_POLL_MS, FAST_POLL_FOR_MS = 100, 6000
+"""The page script measures every ``FAST_POLL_MS`` ms during the page's first ``FAST_POLL_FOR_MS`` ms (a board
+appears and is measured at once), then every :data:`POLL_MS` ms."""
+
+PENDING_CSS = """  .%(host)s:has(.%(pending)s) canvas {
+    visibility: hidden;
+    animation: xr-floor-reveal 0s linear %(after)ds forwards;
+  }
+  @keyframes xr-floor-reveal {
+    to { visibility: visible; }
+  }
+""" % {"host": HOST_CLASS, "pending": PENDING_CLASS, "after": REVEAL_AFTER_S}
+"""The phone stylesheet's rule (inside its ``max-width`` media query, :data:`explorer.serving.phone.PHONE_CSS`): a
+board whose :class:`LabelFloor` is still pending is hidden (its room kept) until its floor has arrived, at most
+:data:`REVEAL_AFTER_S` seconds."""
 
 LABEL_FLOOR_JS = """
   // boards on a phone: tell each board (its xr-label-floor field) how small its canvas is shown (explorer.widgets
@@ -111,9 +141,14 @@ LABEL_FLOOR_JS = """
     }
   };
   if (typeof document !== 'undefined' && typeof document.querySelectorAll === 'function') {   // a page (not a test)
-    setInterval(() => { xrLabelFloor(); xrSvgFloor(); }, %(poll)d);
+    // at once and often while the page builds (a board is measured as soon as it shows), then every %(poll)d ms
+    const xrFloors = () => { xrLabelFloor(); xrSvgFloor(); };
+    const xrFast = setInterval(xrFloors, %(fast)d);
+    setTimeout(() => { clearInterval(xrFast); setInterval(xrFloors, %(poll)d); }, %(fast_for)d);
+    xrFloors();
   }
-""" % {"min": MIN_LABEL_CSS_PX, "input": INPUT_CLASS, "host": HOST_CLASS, "phone": PHONE_MAX_WIDTH, "poll": POLL_MS}
+""" % {"min": MIN_LABEL_CSS_PX, "input": INPUT_CLASS, "host": HOST_CLASS, "phone": PHONE_MAX_WIDTH, "poll": POLL_MS,
+       "fast": FAST_POLL_MS, "fast_for": FAST_POLL_FOR_MS}
 """The page script part that feeds every :class:`LabelFloor` (runs once per page, inside
 :data:`explorer.widgets.layout.BROWSER_FIXES_JS`)."""
 
@@ -127,6 +162,7 @@ class LabelFloor(W.Text):
     def __init__(self, **kwargs):
         super().__init__(value="", continuous_update=True, layout=W.Layout(display="none"), **kwargs)
         self.add_class(INPUT_CLASS)
+        self.add_class(PENDING_CLASS)
         self._cbs: list[Callable[[], None]] = []
         self._min = 0.0
         self.observe(self._changed, names="value")
@@ -171,6 +207,13 @@ class LabelFloor(W.Text):
             self._min = new
             for cb in self._cbs:
                 cb()
+        if PENDING_CLASS in self._dom_classes:   # after the redraw's messages: the board may show
+            self.remove_class(PENDING_CLASS)
+
+    @property
+    def pending(self) -> bool:
+        """Whether no measure has reached the floor yet (the board is hidden on a phone, :data:`PENDING_CSS`)."""
+        return PENDING_CLASS in self._dom_classes
 
     def on_change(self, callback: Callable[[], None]) -> None:
         self._cbs.append(callback)
@@ -206,4 +249,5 @@ class Declutter:
         return True
 
 
-__all__ = ["Declutter", "HOST_CLASS", "INPUT_CLASS", "LABEL_FLOOR_JS", "LabelFloor", "MIN_LABEL_CSS_PX", "floored"]
+__all__ = ["Declutter", "HOST_CLASS", "INPUT_CLASS", "LABEL_FLOOR_JS", "LabelFloor", "MIN_LABEL_CSS_PX",
+           "PENDING_CLASS", "PENDING_CSS", "floored"]

@@ -17,6 +17,7 @@ import ipywidgets as W
 from explorer.errors import ExplorerError
 from explorer.trace import Trace
 
+from .cards import card_table
 from .hexboard import HexBoardView
 from .scenario_note import ScenarioNote
 from .trace_stepper import TraceStepper
@@ -28,16 +29,13 @@ SIDE_WIDTH = "640px"
 def detail_table(head: Sequence[str], rows: Sequence[Sequence[Any]], colours: Sequence[str] | None = None,
                  css_class: str = "") -> str:
     """A focused step's table (HTML, escaped): a ``head`` row, then ``rows`` (cells as ``str()``), row ``i`` on
-    background ``colours[i]`` when given; at most 260 px high, scrolling; ``css_class`` names its ``div``."""
-    th = "".join(f"<th style='text-align:left;padding:1px 6px'>{html.escape(h)}</th>" for h in head)
-    body = []
-    for i, r in enumerate(rows):
-        bg = f" style='background:{colours[i]}'" if colours else ""
-        body.append(f"<tr{bg}>" + "".join(f"<td style='padding:1px 6px'>{html.escape(str(c))}</td>" for c in r)
-                    + "</tr>")
+    background ``colours[i]`` when given; at most 260 px high, scrolling; ``css_class`` names its ``div``. A
+    :func:`~explorer.widgets.cards.card_table`: on a phone each row is a card of labelled lines."""
+    table = card_table(head, [[html.escape(str(c)) for c in r] for r in rows], head_style="background:#f1f3f5",
+                       th_style="text-align:left;padding:1px 6px", td_style="padding:1px 6px",
+                       row_attrs=[f" style='background:{colours[i]}'" if colours else "" for i in range(len(rows))])
     return (f"<div class='{css_class}' style='max-height:260px;overflow-y:auto;font-family:sans-serif;"
-            "font-size:12px;line-height:1.25'><table style='border-collapse:collapse'>"
-            f"<tr style='background:#f1f3f5'>{th}</tr>{''.join(body)}</table></div>")
+            f"font-size:12px;line-height:1.25'>{table}</div>")
 
 
 class ScenarioStepperView(W.VBox):

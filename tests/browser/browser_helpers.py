@@ -133,7 +133,7 @@ PHONE_AUDIT_JS = """([minText, minTarget]) => {
         // (xr-scroll) and preformatted text excepted
         if (e.scrollWidth > e.clientWidth + 1 && e.clientWidth > 0 && st.overflowX !== 'visible'
             && e.tagName !== 'PRE' && !e.classList.contains('xr-scroll') && e.tagName !== 'SELECT'
-            && e.tagName !== 'INPUT' && e.tagName !== 'TEXTAREA' && e.tagName !== 'TABLE')
+            && e.tagName !== 'INPUT' && e.tagName !== 'TEXTAREA')
             sideways.push(e.scrollWidth + '>' + e.clientWidth + ' ' + name(e).slice(0, 90));
         if ((e.tagName === 'TD' || e.tagName === 'TH') && e.innerText.trim()) {
             // a table cell narrower than its longest word: the word is broken letter by letter

@@ -124,8 +124,9 @@ def test_app_opens_the_scenario_a_link_names(browser, app_url):
 
 
 def test_gallery_filter_narrows_the_cases_in_the_browser(browser, built_site):
-    """The gallery index's filter runs in the page: every case listed at first; a game, then a kind, then "a ruling
-    option changes the verdict" each leave only the matching rows (counted in the page's own line); a rule section's
+    """The gallery index's filter runs in the page: every case listed at first; a game, then a kind, then a rule
+    section (then none again), then "a ruling option changes the verdict" each leave only the matching rows
+    (counted in the page's own line); a rule section's
     link opens its page, which links the case back."""
     page = _open(browser, built_site, "gallery/index.html", 1280)
     root = page.locator("#explorer-gallery-filter")
@@ -143,6 +144,15 @@ def test_gallery_filter_narrows_the_cases_in_the_browser(browser, built_site):
     root.locator("[data-filter=kind]").select_option("roll")
     rolls = shown()
     assert 0 < len(rolls) < len(tagraid) and count.inner_text() == f"{len(rolls)} of {total} cases"
+    # a rule section (of the game picked): only the cases that cite it, each listing it among its sections
+    section = root.locator("[data-filter=section] option[value^='tagraid:']").first.get_attribute("value")
+    root.locator("[data-filter=section]").select_option(section)
+    cited = shown()
+    assert cited and len(cited) <= len(rolls)
+    assert all(section in rows.nth(r).get_attribute("data-sections").split("|") for r in cited)
+    assert count.inner_text() == f"{len(cited)} of {total} cases"
+    root.locator("[data-filter=section]").select_option("")
+    assert shown() == rolls
     root.locator("[data-filter=ruling]").check()
     ambiguous = shown()
     assert ambiguous and all(rows.nth(r).get_attribute("data-ruling") == "yes" for r in ambiguous)

@@ -605,3 +605,59 @@ def test_the_line_of_fire_verdict_table_fits_a_phone(browser, app_url, scenario)
     assert wide["display"] == "table" and wide["head"] == "table-row"
     assert all(content == "none" for _, content, _ in wide["labels"]), "a label drawn at 1280 px"
     desk.close()
+
+
+def _table_states() -> list[str]:
+    """Pages at a state that shows one of the tables the pages build (:func:`explorer.widgets.cards.card_table`):
+    the Galaxy Defenders A.I. step of end hexes (six columns), the Mass Effect activation step of moves (six
+    columns), the Order page's last step (its Outcome table), the Face to Face page's whole exchange (eleven
+    columns)."""
+    from explorer.games.tagraid.orders.sequence import STEPS
+    from explorer.games.tagraid.orders_views import OrderStepper
+    from explorer.urlstate import encode_state
+
+    return ["/galaxydefenders-ai?s=" + encode_state({"scenario": "gd-ai-archenemy", "step": 5}),
+            "/masseffect-enemy-activation?s=" + encode_state({"scenario": "me-03", "step": 4}),
+            "/tagraid-orders?s=" + encode_state({**OrderStepper().url_state(), "step": len(STEPS)}),
+            "/tagraid-face-to-face?scenario=book-two-f2f"]
+
+
+CARDS_JS = """() => { const out = []; const walk = (root) => root.querySelectorAll('*').forEach(e => {
+        if (e.shadowRoot) walk(e.shadowRoot);
+        if (e.matches('table.xr-cards') && e.getBoundingClientRect().width > 0) {
+            const head = e.querySelector('tr.xr-cards-head'), r = e.getBoundingClientRect();
+            out.push({display: getComputedStyle(e).display, head: head ? getComputedStyle(head).display : null,
+                      scroll: e.scrollWidth, client: e.clientWidth, left: r.left, right: r.right,
+                      labels: Array.from(e.querySelectorAll('td[data-label]')).filter(td => td.offsetWidth)
+                          .map(td => getComputedStyle(td, '::before').content).slice(0, 50)});
+        } }); walk(document); return out; }"""
+"""Every shown card table: its display, its header row's display, its widths and its cells' drawn labels."""
+
+
+@pytest.mark.parametrize("url", _table_states(), ids=["gd-ai-step", "me-activation-step", "orders-outcome",
+                                                      "f2f-exchange"])
+def test_every_table_is_a_list_of_cards_on_a_phone(browser, app_url, url):
+    """Issue 23: a table wider than the phone (six columns of a step, the eleven-column exchange) scrolled sideways
+    inside its own box. On a phone each is a list of cards (no box of the page wider inside than outside, tables
+    included; every cell that has a column name shows it as its label, the header row hidden); at 1280 px each is a
+    table with its header row."""
+    ctx = phone_context(browser)
+    page = ctx.new_page()
+    _open(page, _base(app_url) + url)
+    wait_until(lambda: page.evaluate(CARDS_JS), timeout=30, what="a card table")
+    got = phone_audit(page, MIN_TEXT_PX, MIN_TARGET_PX)
+    assert got["scrollWidth"] <= got["width"] == 390
+    assert not got["sideways"], f"boxes wider inside than outside: {got['sideways'][:10]}"
+    assert not got["small"], f"text under {MIN_TEXT_PX} px: {got['small'][:10]}"
+    for t in page.evaluate(CARDS_JS):
+        assert t["scroll"] <= t["client"] + 1 and t["left"] >= 0 and t["right"] <= 390.5, t
+        assert t["head"] in (None, "none"), t
+        assert all(c.startswith('"') and c.endswith(': "') for c in t["labels"]), t["labels"]
+    ctx.close()
+    desk = browser.new_page(viewport={"width": 1280, "height": 900})
+    _open(desk, _base(app_url) + url)
+    wait_until(lambda: desk.evaluate(CARDS_JS), timeout=30, what="a card table")
+    for t in desk.evaluate(CARDS_JS):
+        assert t["display"] == "table" and t["head"] in (None, "table-row"), t
+        assert all(c == "none" for c in t["labels"]), t["labels"]
+    desk.close()

@@ -134,3 +134,34 @@ def test_explorer_serve_serves_notebooks_too(browser):
         page.close()
     finally:
         stop(proc)
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS)
+def test_notebook_served_with_plain_panel_serve_fits_a_phone(browser, notebooks_url, notebook):
+    """Issue 23, items 1 and 2: a served notebook is a served page, so a phone (390 x 844, ``is_mobile``,
+    ``has_touch``, scale 2) gets what ``explorer serve``'s pages give it. Before, Panel's notebook template carried no
+    viewport meta (a phone laid every notebook out 980 px wide, the phone stylesheet never applied: 12 px text,
+    28 px controls), and ``served_pane(w).servable()`` was laid out 540 px wide on the 390 px screen. Now: the meta,
+    no sideways scroll (page or box), no text under 14 px, no control under 44 px, every canvas inside the screen."""
+    from browser_helpers import phone_audit, phone_context
+
+    ctx = phone_context(browser)
+    page = ctx.new_page()
+    page.goto(f"{notebooks_url}/{Path(notebook).stem}", timeout=240_000)
+    wait_until(lambda: page.locator(".jupyter-widgets").count() > 0, timeout=120, interval=1,
+               what=f"{notebook}: the widgets")
+    if notebook not in NO_CANVAS:
+        wait_until(lambda: (lambda cs: cs and all(c["colours"] > 2 for c in cs))(page.evaluate(SIGNATURE_JS)),
+                   timeout=120, interval=1, what=f"every canvas of {notebook} drawn")
+    page.wait_for_timeout(1500)   # the phone column's last reflow (a board's label floor, a tray's twin)
+    got = phone_audit(page)
+    assert got["viewport"] == "width=device-width, initial-scale=1"
+    assert got["scrollWidth"] <= got["width"] == 390, f"the page scrolls sideways: {got['scrollWidth']} px wide"
+    assert not got["sideways"], got["sideways"][:10]
+    assert not got["small"], got["small"][:10]
+    assert not got["tiny"], got["tiny"][:10]
+    for c in page.locator("canvas").all():
+        if c.is_visible():
+            box = c.bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= 390 + 0.5, "a canvas wider than the screen"
+    ctx.close()

@@ -141,3 +141,31 @@ def test_targeting_and_rule_lines_start_at_the_hex_the_rules_used(sid, change, s
             assert lines and lines[0].p0 == at
             checked += 1
     assert checked >= 2
+
+
+def test_the_link_reopens_the_scenario_the_readings_and_the_focused_step():
+    """Issue 23 (every page's state in its URL): the A.I. page's link carries the focused step, as the Mass Effect
+    activation and D.A.G.G.E.R. pages' do; a fresh page opened from it shows the same step."""
+    from explorer.urlstate import decode_state, encode_state
+
+    w = AIStepper("gd-ai-archenemy")
+    assert w.url_state()["step"] is None
+    w.stepper.select(5)
+    state = w.url_state()
+    assert state["scenario"] == "gd-ai-archenemy" and state["step"] == 5
+    fresh = AIStepper()
+    fresh.load_url_state(decode_state(encode_state(state)))
+    assert fresh.url_state() == state and fresh.stepper.index == 5
+    assert fresh.detail.value == w.detail.value and "why" in fresh.detail.value
+
+
+@pytest.mark.parametrize("step", [99, "2", True, -1])
+def test_a_bad_step_in_a_link_is_refused_and_the_page_keeps_what_it_showed(step):
+    from explorer.errors import ScenarioError
+
+    w = AIStepper()
+    before = w.url_state()
+    with pytest.raises(ScenarioError) as e:
+        w.load_url_state({"scenario": "gd-ai-archenemy", "step": step})
+    assert "field 'step'" in str(e.value) and "null or a whole number from 0 to" in str(e.value)
+    assert w.url_state() == before

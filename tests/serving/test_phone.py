@@ -91,3 +91,29 @@ def test_the_invisible_helper_widgets_take_no_room_on_a_phone():
                      r"style:only-child\) \{([^}]*)\}", PHONE_CSS)
     assert rule and "position: absolute !important" in rule.group(1) and "min-height: 0 !important" in rule.group(1)
     assert re.search(r"\.widget-html:has\(> \.widget-html-content:empty\) \{\s*min-height: 0 !important;", PHONE_CSS)
+
+
+def test_a_served_notebooks_page_template_declares_the_viewport():
+    """``panel serve NOTEBOOK.ipynb`` renders the cell outputs in Panel's ``EditableTemplate``, not the document
+    template :func:`phone_page` sets: :func:`phone_notebook_template` gives that template the viewport meta."""
+    from pathlib import Path
+
+    import panel
+    from panel.template import EditableTemplate
+
+    from explorer.serving.phone import VIEWPORT_META, phone_notebook_template
+
+    phone_notebook_template()
+    t = EditableTemplate()
+    assert f'content="{t.meta_viewport}"' in VIEWPORT_META and t.meta_viewport.startswith("width=device-width")
+    base = (Path(panel.__file__).parent / "template" / "base" / "base.html").read_text()
+    assert '<meta name="viewport" content="{{ meta_viewport }}">' in base   # the head the template renders
+
+
+def test_a_served_pane_is_as_wide_as_its_column_unless_told():
+    import ipywidgets as W
+
+    from explorer.serving import served_pane
+
+    assert served_pane(W.HTML("x")).sizing_mode == "stretch_width"
+    assert served_pane(W.HTML("x"), sizing_mode="fixed", width=300).sizing_mode == "fixed"

@@ -538,3 +538,32 @@ def test_the_last_frame_is_the_whole_resolution(name):
     assert end.megabeast == res.megabeast
     start = res.at(res.frames[0].state)
     assert start.pairs == () and start.saving_rolls == () and all(m.wounds_lost == 0 for m in start.miners.values())
+
+
+def test_every_refused_field_is_named_right_under_it_and_all_are_listed():
+    """Issue 23 item 4 (every bad field's message next to the field, all bad fields listed): a bad Range MOD and a
+    bad Burst each get their refusal on the line under their own field (a phone shows it where the finger typed),
+    and the page's message lists both; a corrected field's line goes away, the other stays."""
+    from explorer.games.tagraid.views import _FIELD_CSS, FIELD_NOTE_CLASS, explorer_for_scenario
+
+    assert f".{FIELD_NOTE_CLASS}{{grid-column:1 / -1}}" in _FIELD_CSS   # the note runs across both columns
+
+    w = explorer_for_scenario()
+    shown = lambda form: {k: n.value for k, n in form.field_notes.items() if n.layout.display != "none"}
+    assert shown(w.form_a) == {} and shown(w.form_b) == {}
+    w.form_a.range_mod.value = "zz"
+    w.form_a.burst.value = "99"
+    notes = shown(w.form_a)
+    assert set(notes) == {"range_mod", "burst"}
+    assert "&#x27;zz&#x27; is not a whole number" in notes["range_mod"] and "99 is out of range" in notes["burst"]
+    assert "zz" in w.message.value and "99 is out of range" in w.message.value
+    grid = w.form_a.grid.children
+    for attr in ("range_mod", "burst"):   # the note is the grid cell right after its field, across both columns
+        note = w.form_a.field_notes[attr]
+        assert grid[grid.index(getattr(w.form_a, attr)) + 1] is note
+        assert FIELD_NOTE_CLASS in note._dom_classes
+    w.form_a.range_mod.value = "+1"
+    assert set(shown(w.form_a)) == {"burst"} and "99 is out of range" in w.message.value
+    w.form_mb.threat.value = "x"
+    w.form_mb.read([])
+    assert set(shown(w.form_mb)) == {"threat"}

@@ -28,7 +28,8 @@ from dataclasses import dataclass
 
 import ipywidgets as W
 
-from explorer.widgets.picker_url import keep_in_url
+from explorer.errors import ScenarioError, short_repr
+from explorer.widgets.picker_url import LINK_SOURCE, keep_in_url
 
 from explorer.hexgrid import Hex
 from explorer.games import Game, get_game
@@ -257,7 +258,22 @@ class AIStepper(ScenarioStepperView):
         super().__init__([self.picker, self.note, main])
         self.add_class("gd-ai")
         self.load(scenario_id)
-        keep_in_url(self, self.picker, rulings=lambda: self.rulings_box)   # the picked scenario in the page's link
+        # the picked scenario, the readings and the focused step in the page's link
+        keep_in_url(self, self.picker, rulings=lambda: self.rulings_box,
+                    extra={"step": (lambda: self.stepper.index, self._link_step)})
+        self.stepper.on_step(lambda _step: self.url_state_changed())
+
+    def _link_step(self, value: object) -> None:
+        """Focus step ``value`` of a link (``null``: none).
+
+        Raises:
+            ScenarioError: ``value`` is not null or a step index of this playthrough (0 to the number of steps - 1).
+        """
+        n = len(self.trace.steps) if self.trace is not None else 0
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < n):
+            raise ScenarioError("step", f"{short_repr(value)} is not a step of this playthrough",
+                                f"null or a whole number from 0 to {n - 1}", LINK_SOURCE)
+        self.stepper.select(value)
 
     def load(self, scenario_id: str) -> None:
         """Show built-in scenario ``scenario_id`` (rulings kept)."""

@@ -31,6 +31,7 @@ from typing import Any
 import ipywidgets as W
 
 from explorer.widgets.labels import button_width
+from explorer.serving.phone import CARDS_CLASS
 
 from explorer.text import plural
 from explorer.widgets.files import download_link, upload_control, watch_upload
@@ -417,7 +418,9 @@ def steps_html(frames: Sequence[Frame], position: int, rejection: Rejection | No
 
 
 def outcome_html(initial: OrderState, state: OrderState) -> str:
-    """Wounds, States, Orders, Neomaterials, deaths and Loot, the MegaBeast's Wounds and facing: before → now."""
+    """Wounds, States, Orders, Neomaterials, deaths and Loot, the MegaBeast's Wounds and facing: before → now. The
+    table of Miners is a :data:`~explorer.serving.phone.CARDS_CLASS` table (a card per Miner on a phone; each cell
+    names what it shows)."""
     rows = []
     for m in state.miners:
         b = initial.miner(m.id)
@@ -463,7 +466,8 @@ def outcome_html(initial: OrderState, state: OrderState) -> str:
         else:
             txt += f"; facing {mb.facing:g}°"
         notes.append(txt)
-    return ("<div class='oes-outcome'><b>Table</b><table style='border-collapse:collapse;font-size:12px'>"
+    return ("<div class='oes-outcome'><b>Table</b><table class='" + CARDS_CLASS
+            + "' style='border-collapse:collapse;font-size:12px'>"
             + "".join(rows) + "</table>" + "".join(f"<div>{n}</div>" for n in notes) + "</div>")
 
 

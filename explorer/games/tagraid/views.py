@@ -23,6 +23,7 @@ from typing import Any
 import ipywidgets as W
 
 from explorer.widgets.scenario_note import ScenarioNote
+from explorer.widgets.cards import card_table
 from explorer.widgets.files import download_link, upload_control
 from explorer.dice import SeededRoller
 from explorer.errors import ExplorerError, ScenarioError, short_repr
@@ -54,6 +55,7 @@ _FIELD_CSS = """<style>
 .xf-button{display:inline-block;font:13px sans-serif;padding:5px 10px;border:1px solid #adb5bd;border-radius:3px;
   background:#f8f9fa;color:#212529;text-decoration:none;white-space:nowrap}
 .xf-button:hover{background:#e9ecef}
+.f2f-field-note{grid-column:1 / -1}
 </style>"""
 
 
@@ -154,9 +156,14 @@ class SideForm(W.VBox):
                  ("Range MOD", self.range_mod), ("Skills/Tools MOD", self.tools_mod), ("Damage", self.damage),
                  ("Ammunition", self.ammunition), ("Armor", self.armor), ("Wounds", self.wounds)]
         cells: list[W.Widget] = []
+        self.field_notes: dict[str, W.HTML] = {}
+        """``{field attribute: HTML}``: the message of a refused field, right under it (hidden while it is fine)."""
         for name, w in pairs:
             w.add_class(f"f2f-{key}-{name.split()[0].split('/')[0].lower()}")  # stable hooks for browser tests
-            cells += [_label(name), w]
+            note = W.HTML("", layout=W.Layout(display="none"))   # across both columns (.f2f-field-note)
+            note.add_class(FIELD_NOTE_CLASS)
+            self.field_notes[next(a for a in vars(self) if getattr(self, a) is w)] = note
+            cells += [_label(name), w, note]
         grid = W.GridBox(cells, layout=W.Layout(grid_template_columns="118px 176px", grid_gap="2px 6px"))
         self.grid = grid
         dice_grid = W.GridBox([_label("Dice"), self.dice, _label("Save dice", "Saving Roll faces, used in order"),
@@ -241,6 +248,9 @@ class SideForm(W.VBox):
                 vals[attr] = parse_whole(getattr(self, attr).value, f"{k}.{label}", lo, hi)
             except ScenarioError as e:
                 errors.append(str(e))
+                show_field_note(self.field_notes.get(attr), str(e))
+            else:
+                show_field_note(self.field_notes.get(attr), None)
         if len(vals) < len(fields) + (0 if self.reactive else 1):
             return None
         return SideInputs(name=name, skill=self.skill.value, attribute=vals["attribute"], burst_mod=vals["burst_mod"],
@@ -248,6 +258,25 @@ class SideForm(W.VBox):
                           burst=vals["burst"], damage=vals["damage"], ammunition=self.ammunition.value,
                           armor=vals["armor"], wounds=vals["wounds"], partial_cover=self.partial_cover.value,
                           armor_zero=self.armor_zero.value, ranged_attack_minus_3=self.ra_minus_3.value)
+
+
+FIELD_NOTE_CLASS = "f2f-field-note"
+"""The class of the message under a refused field of the Face to Face forms."""
+
+
+def show_field_note(note: W.HTML | None, message: str | None) -> None:
+    """Show ``message`` (a refusal naming the field) in ``note``, the line right under its field, or hide the line
+    (``None``). The same refusal is also listed with every other one in the page's message (all bad fields at once);
+    this puts each next to its own field, where a phone user is looking."""
+    if note is None:
+        return
+    if message is None:
+        if note.layout.display != "none":
+            note.value, note.layout.display = "", "none"
+        return
+    note.value = (f"<div style='font-family:sans-serif;font-size:12px;line-height:1.3;color:#922b21;"
+                  f"white-space:normal'>{html.escape(message)}</div>")
+    note.layout.display = ""
 
 
 class MegaBeastForm(W.VBox):
@@ -260,8 +289,14 @@ class MegaBeastForm(W.VBox):
         self.damage = _text(d.damage, tip="Damage of its Behavior Attack")
         self.ammunition = W.Dropdown(options=list(AMMUNITION), value=d.ammunition, layout=W.Layout(width="72px"))
         title = W.HTML(f"<div class='xf-title' style='background:{COLOR_MB}'>MegaBeast (does not roll)</div>")
-        grid = W.GridBox([_label("Threat Level"), self.threat, _label("Wounds"), self.wounds,
-                          _label("Behavior Damage"), self.damage, _label("Behavior Ammo"), self.ammunition],
+        self.field_notes = {a: W.HTML("", layout=W.Layout(display="none"))   # across both columns
+                            for a in ("threat", "wounds", "damage")}
+        """``{field attribute: HTML}``: the message of a refused field, right under it (hidden while it is fine)."""
+        for n in self.field_notes.values():
+            n.add_class(FIELD_NOTE_CLASS)
+        grid = W.GridBox([_label("Threat Level"), self.threat, self.field_notes["threat"], _label("Wounds"),
+                          self.wounds, self.field_notes["wounds"], _label("Behavior Damage"), self.damage,
+                          self.field_notes["damage"], _label("Behavior Ammo"), self.ammunition],
                          layout=W.Layout(grid_template_columns="118px 176px", grid_gap="2px 6px"))
         note = W.HTML("<div class='xf-label' style='line-height:1.3;white-space:normal'>The Threat Level of the side "
                       "attacked from is the MegaBeast's result. No Armor roll: each Saving Roll is a Wound.</div>")
@@ -285,6 +320,9 @@ class MegaBeastForm(W.VBox):
                 vals[attr] = parse_whole(getattr(self, attr).value, f"MegaBeast.{label}", lo, hi)
             except ScenarioError as e:
                 errors.append(str(e))
+                show_field_note(self.field_notes[attr], str(e))
+            else:
+                show_field_note(self.field_notes[attr], None)
         if len(vals) < len(_MB_FIELDS):
             return None
         return MegaBeastInputs(threat_level=vals["threat"], wounds=vals["wounds"], damage=vals["damage"],
@@ -1498,19 +1536,19 @@ def exchange_html(doc: dict[str, Any], res: Resolution) -> str:
         rows.append(("MB", mb["name"], "Behavior ARO" if mb.get("aro", True) else "no ARO",
                      f"Threat Level {mb['threat_level']}", "—", "—", mb["wounds"], "", tick(mb.get("aro", True)), "",
                      tick(mb.get("silhouette_contact"))))
-    head = ("<tr style='text-align:left;border-bottom:1px solid #999'><th></th><th>Miner</th><th>Skill</th>"
-            "<th>Attribute</th><th>Burst</th><th>Armor</th><th>Wounds</th><th>Partial Cover</th>"
-            "<th>LoF to A</th><th>same Hexagon</th><th>Silhouette Contact</th></tr>")
-    body = "".join("<tr class='f2f-exchange-row' data-miner='" + html.escape(str(r[1])) + "'>"
-                   + "".join(f"<td>{html.escape(str(c))}</td>" for c in r) + "</tr>" for r in rows)
+    head = ["", "Miner", "Skill", "Attribute", "Burst", "Armor", "Wounds", "Partial Cover", "LoF to A", "same Hexagon",
+            "Silhouette Contact"]
+    table = card_table(head, [[html.escape(str(c)) for c in r] for r in rows], table_style="font:12.5px sans-serif;"
+                       "border-collapse:collapse", head_style="text-align:left;border-bottom:1px solid #999",
+                       row_attrs=[" class='f2f-exchange-row' data-miner='" + html.escape(str(r[1])) + "'"
+                                  for r in rows])
     n = len(doc.get("reactive") or [])
     return (f"<div class='xf-label' style='white-space:normal;line-height:1.35'><b>The whole exchange</b>: "
             f"{html.escape(act['name'])} against {plural(n, 'Reactive Miner')}"
             f"{' and the ' + html.escape(doc['megabeast']['name']) if doc.get('megabeast') else ''}. The two-Miner "
             "form cannot hold it: click a die to set it; Download TOML to edit the profiles.</div>"
             "<style>.f2f-exchange td,.f2f-exchange th{padding:1px 7px;border-bottom:1px solid #e9ecef;"
-            "vertical-align:top}</style><table style='font:12.5px sans-serif;border-collapse:collapse'>" + head + body
-            + "</table>")
+            "vertical-align:top}</style>" + table)
 
 
 def _board_facts_of(board: Any) -> list[dict[str, Any]]:
