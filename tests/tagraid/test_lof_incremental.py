@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from explorer.errors import ScenarioError
+from explorer.games.tagraid.lof import line_of_fire
 from explorer.games.tagraid.lof_analysis import LofAnalysisCache, _reference_analyse, analyse
 from explorer.games.tagraid.lof_views import LOF_RULING_KEYS, LofExplorer, default_lof_scenario, table_with_models
 from explorer.games.tagraid.options import rulings as tag_rulings
@@ -512,3 +513,27 @@ def test_a_height_rule_that_leaves_the_same_obstacles_searches_nothing_again(mon
     monkeypatch.undo()
     assert got == LofAnalysisCache().all_pairs(table, rul.copy())
     assert any(v.lof.rulings.get("scenery_height") == "lower_than_both_does_not_block" for v in got.values())
+
+
+def test_a_table_asked_whole_table_questions_first_gives_the_same_verdicts():
+    """Regression (order-dependent verdicts): the fast path's obstacle cache of a table is an attribute that a copy
+    shares, and a pair's local table is such a copy. Once the whole table had answered a LoF question, every local
+    table built from it took the obstacles of the first local table that asked (Stoorworm -> Crawler came out clear
+    through rocks 1 and 4, once a Miner had asked on the whole table), and the process-wide analysis cache of the
+    page then kept that verdict. The same table
+    must give the same verdict objects whatever was asked of it before."""
+    sc = default_lof_scenario()
+    shooter = next(m.id for m in sc.table().models.values() if m.kind == "megabeast")
+
+    def fresh():
+        return analyse(sc.table(), shooter, tag_rulings(), sc.calibration, sc.weapon, sc.threat)
+
+    reference = fresh()
+    assert any(not v.lof.has_lof and any(b.startswith("scenery:") for b in v.lof.blocked_by) for v in reference)
+    warmed = sc.table()
+    miner = next(m.id for m in warmed.models.values() if m.kind == "miner")
+    for t in warmed.models:  # a Miner's whole-table questions first: they start the table's own obstacle cache
+        if t != miner:
+            line_of_fire(warmed, miner, t)
+    assert analyse(warmed, shooter, tag_rulings(), sc.calibration, sc.weapon, sc.threat) == reference
+    assert fresh() == reference

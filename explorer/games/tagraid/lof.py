@@ -368,9 +368,10 @@ class TableTop:
                      if m.id not in (shooter.id, target.id)]
             return Obstacles(polys, discs), used
         # the fast path: the polygons (and their places in the table's PolygonIndex) kept once per set of readings
-        cache = self.__dict__.get("_blocking")
-        if cache is None:
-            cache = self._blocking = {}
+        # and per set of pieces: a copy of the table (a pair's local table, :func:`.lof_analysis.local_table`) shares
+        # this attribute but may hold other scenery, hexagons without tile or board edge, so the cache is dropped
+        # as soon as those are other objects (else a local table would take the obstacles of another pair's)
+        cache = self._blocking_cache()
         got = cache.get((low, exempt, megabeast))
         if got is None:
             # one template per set of polygons: readings that leave the same polygons (a height rule no piece here
@@ -383,6 +384,16 @@ class TableTop:
                 got = same[labels] = Obstacles.indexed(polys, self.polygon_index())
             cache[(low, exempt, megabeast)] = got
         return got.with_discs(*self._other_discs(shooter.id, target.id)), used
+
+    def _blocking_cache(self) -> dict:
+        """The fast path's cache of :meth:`obstacles` (readings -> indexed polygons, and polygon labels -> indexed
+        polygons), kept per set of blocking pieces: the very same scenery, scenery polygons, hexagons without tile
+        and off-board region (tested by identity, as the other per-table caches)."""
+        pieces = (self.scenery, self._scenery_polys, self._hole_polys, self._off_board, self.polygon_index())
+        got = self.__dict__.get("_blocking")
+        if got is None or len(got[0]) != len(pieces) or any(a is not b for a, b in zip(got[0], pieces)):
+            got = self._blocking = (pieces, {})
+        return got[1]
 
     def _other_discs(self, a: str, b: str) -> tuple[list, np.ndarray]:
         """``([("model:<id>", Disc)], shapely Points)`` of every Model but ``a`` and ``b``, in table order (the
