@@ -529,14 +529,22 @@ def test_tr34_the_fraction_names_the_same_point():
 
 def test_tr34_judged_from_the_end_of_the_move_the_attack_is_idle():
     """The wrong answer of the case: from the end of the Move (behind W2) A has no LoF to B, its Attack counts as
-    Idle and B's ARO hits unopposed (the default when the file names no firing point: see docs/tagraid-orders.md)."""
-    _, t = _tr34(None)
+    Idle and B's ARO hits unopposed (ruling route_fire_point = move_end when the file names no firing point: see
+    docs/tagraid-orders.md)."""
+    _, t = _tr34(None, route_fire_point="move_end")
     o = t.outcome
     assert [p["kind"] for p in o["roll"]["pairs"]] == ["normal_roll"] and o["roll"]["pairs"][0]["winner"] == "B"
     assert any("no LoF to B at Resolution" in s.title for s in t.steps)
     _, t1 = _tr34(1.0)  # the end, named: the same verdict, said from the firing point
     assert any("no LoF to B from its firing point" in s.title for s in t1.steps)
     assert t1.outcome["roll"]["pairs"][0]["winner"] == "B"
+
+
+def test_tr34_without_a_firing_point_fires_from_the_start_by_default():
+    """The default reading (route_fire_point = move_start) takes the start of the Move, as fire_from = 0 does."""
+    _, t = _tr34(None)
+    assert any("no LoF to B from its firing point" in s.title for s in t.steps)
+    assert t.rulings["route_fire_point"] == "move_start"
 
 
 def test_tr34_from_the_start_of_the_move_w1_blocks():

@@ -383,7 +383,7 @@ def test_the_odds_beside_the_dice_include_the_megabeast():
     w = OrderStepper("book-oes-order")
     w.show(11)
     assert "Exact odds of this Order" in w.odds.value
-    assert "Stoorworm&#x27;s Threat Level 8" in w.odds.value and "killed" in w.odds.value
+    assert "Stoorworm&#x27;s Threat Level 5" in w.odds.value and "killed" in w.odds.value
 
 
 def _container_doc(**interact):

@@ -327,15 +327,29 @@ def test_megabeast_odds_match_the_roll_by_roll_resolver_monte_carlo():
 
 
 def test_order_odds_of_the_book_order_with_the_megabeast():
-    """book-oes-order: the Active TAG splits its Burst between the Reactive TAG and the Stoorworm (Threat Level 8
-    on that side, Behavior ARO)."""
+    """book-oes-order: the Active TAG splits its Burst between the Reactive TAG and the Stoorworm (Behavior ARO).
+    The Order names no firing point: by default (ruling route_fire_point = move_start) the TAG fires from where its
+    Move began, which faces an adjacent side of the Stoorworm (Threat Level 5); under move_end it fires from the end
+    of the Move, which faces its front (Threat Level 8)."""
+    import tomllib
+    from pathlib import Path
+
+    import explorer.games.tagraid as pkg
     from explorer.games import get_game
+    from explorer.games.tagraid.orders.orderfile import parse_order
 
     o = order_odds(get_game("tagraid").load_builtin("book-oes-order"), exact=True)
-    assert o.megabeast == "Stoorworm" and o.pairs[1].threat_level == 8
-    # one die at SV 13 must exceed 8: 5 faces of 20
-    assert o.winner_odds(1)["Active TAG"] == Fraction(5, 20)
+    assert o.megabeast == "Stoorworm" and o.pairs[1].threat_level == 5
+    # one die at SV 13 must exceed 5: 8 faces of 20
+    assert o.winner_odds(1)["Active TAG"] == Fraction(8, 20)
     assert sum(o.joint.values()) == 1
+    doc = tomllib.loads((Path(pkg.__file__).parent / "scenarios" / "book-oes-order.toml").read_text("utf-8"))
+    doc.setdefault("rulings", {})["route_fire_point"] = "move_end"
+    end = order_odds(parse_order(doc, "book-oes-order.toml"), exact=True)
+    assert end.pairs[1].threat_level == 8
+    # one die at SV 13 must exceed 8: 5 faces of 20
+    assert end.winner_odds(1)["Active TAG"] == Fraction(5, 20)
+    assert sum(end.joint.values()) == 1
 
 
 def test_order_odds_of_a_builtin_order():
@@ -376,8 +390,8 @@ def test_cli_order_odds_text_json_and_refusals(capsys):
     code, out, err = run("tr-05")
     assert code == 2 and "not an Order" in err
     code, out, err = run("book-oes-order")
-    assert code == 0 and "Stoorworm's Threat Level 8 (its Behavior ARO): Active TAG 25.00%" in out, err
-    assert "Stoorworm (10 Wounds left) loses 0: 75.00%, 1: 25.00%; is killed 0.00%" in out
+    assert code == 0 and "Stoorworm's Threat Level 5 (its Behavior ARO): Active TAG 40.00%" in out, err
+    assert "Stoorworm (10 Wounds left) loses 0: 60.00%, 1: 40.00%; is killed 0.00%" in out
 
 
 def test_cli_order_odds_names_the_orders_when_no_file_nor_order_has_the_name(capsys):

@@ -68,9 +68,11 @@ def test_out_of_range_aro_with_an_out_of_range_mod_rolls():
 
 
 def test_judged_from_the_end_the_active_miners_range_changes():
-    """Without fire_from the Attack is executed where the Move ends: B is at Mid Range (MOD 0), SV 12."""
+    """Without fire_from, under ruling route_fire_point = move_end, the Attack is executed where the Move ends: B is
+    at Mid Range (MOD 0), SV 12 (the default, move_start: tests/tagraid/test_route_fire_point.py)."""
     doc = copy.deepcopy(BASE)
     del doc["order"]["second"]["fire_from"]
+    doc["rulings"] = {"route_fire_point": "move_end"}
     doc["dice"]["saves"] = {}
     t = run(doc)
     assert range_steps(t)[("A", "B")]["band"] == "mid" and sv_of(t, "A") == 12
@@ -146,7 +148,7 @@ def test_active_miners_cover_is_judged_where_the_aro_hits_it():
     """A starts touching a wall that hides the right half of its base from B, and Moves away from it. Executing its
     Ranged Attack from where it starts (fire_from = 0), B's ARO hits it there: Partial Cover, Attack Damage
     13 - 4 - 3 = 6, and a save of 8 holds. Judged where the Move ends (the old code, whatever the firing point), no
-    cover: Attack Damage 9, and the 8 fails."""
+    cover: Attack Damage 9, and the 8 fails (ruling route_fire_point = move_end, no fire_from)."""
     doc = copy.deepcopy(WALL_DOC)
     doc["order"]["second"]["fire_from"] = 0.0
     doc["dice"]["saves"]["A"] = [8]
@@ -154,6 +156,7 @@ def test_active_miners_cover_is_judged_where_the_aro_hits_it():
     assert _a_attack_damage(t) == 6
     assert t.outcome["roll"]["wounds"].get("A", 0) == 0
     doc2 = copy.deepcopy(WALL_DOC)
+    doc2["rulings"] = {"route_fire_point": "move_end"}  # no fire_from: from the end of the Move under this reading
     doc2["dice"]["saves"]["A"] = [8]
     t2 = run(doc2)
     assert _a_attack_damage(t2) == 9

@@ -491,21 +491,23 @@ ROUTE_FIRE_POINT = RulingOption(
     section="Activating a Miner › Orders and AROs (the MinerBot example); Activating a Miner › Order Expenditure "
             "Sequence (steps 1.2, 3 and 5); Line of Fire and Distances › Line of Fire (360° LoF along the route)",
     readings={
-        "move_end": "From the end of the Move: step 1.2 places the Miner at the end point of its movement before it "
-                    "declares its second Skill, and step 5 makes the measurements where it stands. A point of the "
-                    "route is used only when the Order declares it (fire_from), as the MinerBot example's players do.",
         "move_start": "From the beginning of the Move, as in the MinerBot example of Orders and AROs (the Active "
                       "Miner's shots are made at the beginning of its Movement), unless the Order declares another "
                       "point (fire_from).",
+        "move_end": "From the end of the Move: step 1.2 of the Order Expenditure Sequence places the Miner at the end "
+                    "point of its movement before it declares its second Skill, and step 5 makes the measurements "
+                    "where it stands; the MinerBot example is then read as a point its players chose (fire_from), "
+                    "not the one taken when none is named.",
     },
-    default="move_end",
-    why_default="The MinerBot example gives a reason for each side's point ('because the Range is more suitable for "
-                "their Weapon'), and its target fires from the end of the same Movement: the example shows a point "
-                "the players choose, not a point taken when none is named. With nothing declared, step 1.2 has "
-                "placed the Miner at the end point and step 5 measures from there. The text leaves it open because "
-                "a Miner that declared Move draws LoF all along its route and the sequence never says where an "
-                "undeclared shot is made. The default moves nothing from where step 1.2 put the Miner, so traces "
-                "list this option only when move_start chooses the point.",
+    default="move_start",
+    why_default="The rulebook's only worked case of a Move + Ranged Attack whose firing point matters, the MinerBot "
+                "example under 'Everything Happens at Once', makes the Active Miner's shots 'at the beginning of "
+                "their Movement', while its target answers at the end of that Movement; Orders and AROs are "
+                "simultaneous, so the Miner's placement at the end point in step 1.2 records the Move, not where "
+                "the Attack is made. The text leaves it open because a Miner that declared Move draws LoF all along "
+                "its route and the Order Expenditure Sequence never says where an undeclared shot is made; the "
+                "example is the one place the book answers, so an Order that names no point follows it. A Move of "
+                "zero length changes nothing; any other Move + Ranged Attack lists this option in its trace.",
 )
 
 ALL_OPTIONS: tuple[RulingOption, ...] = (

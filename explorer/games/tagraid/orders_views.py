@@ -1193,17 +1193,19 @@ class OrderStepper(W.HBox):
         self.fire_from.disabled = not ranged
 
     def _show_fire_default(self, st: OrderState) -> None:
-        """The "fires from" field's placeholder and hint name the point an empty field stands for: the end of the
-        Move, or its start under ruling ``route_fire_point = move_start`` (the file's ``[rulings]``)."""
+        """The "fires from" field's placeholder and hint name the point an empty field stands for: the Move's start
+        under ruling ``route_fire_point = move_start`` (the default), its end under ``move_end`` (the file's
+        ``[rulings]``)."""
         start = st.ruling_set().reading("route_fire_point") == "move_start"
         self.fire_from.placeholder = "start of the Move" if start else "end of the Move"
         self.fire_from.tooltip = ("where on the first Move the Ranged Attack is fired from: a fraction of the Move (0 "
                                   "its start, 1 its end) or a point x, y on it; empty: "
-                                  + ("its start (ruling route_fire_point = move_start)" if start else "its end"))
+                                  + ("its start (ruling route_fire_point = move_start)" if start else
+                                     "its end (ruling route_fire_point = move_end)"))
         self.fire_hint.value = ("<span style='font:11px sans-serif;color:#777'>fires from: the point of the Move the "
                                 "Ranged Attack is fired from, a fraction 0..1 of the Move or a point x, y; empty: "
                                 + ("its start (ruling <code>route_fire_point = move_start</code>)" if start else
-                                   "its end (ruling <code>route_fire_point</code>)") + "</span>")
+                                   "its end (ruling <code>route_fire_point = move_end</code>)") + "</span>")
 
     def _on_second_skill(self) -> None:
         if self._loading:

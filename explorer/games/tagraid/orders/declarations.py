@@ -65,8 +65,9 @@ class SkillDecl:
     """The second Skill of the Order: ``skill`` (:data:`SECOND_SKILLS`), the Weapon used (attacks), the targets and
     Burst split (attacks), or the Move (``move``). ``fire_from`` (Ranged Attack only): the point of the first Move's
     route from which the Attack is executed, as a fraction of the route's length (0 = where the Move started, 1 = its
-    end) or a point ``(x, y)`` on the route; ``None``: ruling ``route_fire_point`` decides (default ``move_end``: the
-    end of the Move; ``move_start``: its beginning; see :func:`explorer.games.tagraid.orders.sequence.firing_point`)."""
+    end) or a point ``(x, y)`` on the route; ``None``: ruling ``route_fire_point`` decides (default ``move_start``:
+    the beginning of the Move, as in the MinerBot example; ``move_end``: its end; see
+    :func:`explorer.games.tagraid.orders.sequence.firing_point`)."""
 
     skill: str
     weapon: str | None = None

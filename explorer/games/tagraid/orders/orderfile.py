@@ -42,7 +42,7 @@ Sections: as :mod:`.sequence` (the whole Order Expenditure Sequence). Format (TO
     # or move = { route = [...], interact = { target = "C1", equip = true, discard = [] } } (Tool Containers and Loot)
     second = { skill = "ranged_attack", weapon = "Rifle", targets = [{ target = "R", burst = 3 }] }
     # optional: fire_from = 0.5 (the fraction of the Move route) or [x, y] (a point on it): where the Ranged Attack
-    # is executed from (its LoF and Partial Cover are measured there); default: ruling route_fire_point (end of the Move)
+    # is executed from (its LoF and Partial Cover are measured there); default: ruling route_fire_point (start of the Move)
     aros = [{ miner = "R", skill = "ranged_attack", weapon = "Rifle", step = 4 }]
     # optional on a Ranged Attack ARO: fire_at = 1.0 or [x, y]: the point of the Active Miner's Move route it is fired
     # at (its Range and the Active Miner's Partial Cover are measured there); default: the Active Miner's fire_from
@@ -635,6 +635,24 @@ def _rounded(p) -> tuple[float, float]:
     return (round(p[0], 6), round(p[1], 6))
 
 
+def _counted_as_idle(frames: tuple[Frame, ...], res) -> tuple[tuple[str, str], ...]:
+    """``((miner, Skill declared), ...)`` of every Skill that failed its Requirements at Resolution and counted as Idle
+    (Order Expenditure Sequence, step 5): those the Board checks turned to Idle before the roll exchange (a Weapon of
+    the wrong kind, no LoF from the firing point; their steps carry ``declared`` and ``skill = "idle"``), then those
+    the roll exchange found failing (Silhouette Contact at activation, ...), each Miner once."""
+    found: dict[str, str] = {}
+    for f in frames:
+        for s in f.steps:
+            fx = s.facts
+            if (s.section.startswith("5 Resolution") and fx.get("skill") == "idle" and "miner" in fx
+                    and fx.get("declared") not in (None, "idle", "none")):
+                found.setdefault(fx["miner"], fx["declared"])
+    for n, r in (res.miners.items() if res is not None else ()):
+        if r.skill == "idle" and r.declared not in ("idle", "none"):
+            found.setdefault(n, r.declared)
+    return tuple(found.items())
+
+
 def order_result(frames: tuple[Frame, ...]) -> OrderOutcome:
     """The typed outcome of a played Order (:class:`.outcomes.OrderOutcome`): ARO rights (step and reason), AROs
     declared, the roll exchange (its typed outcome, and, lifted from it so the summary reads the trace's own numbers,
@@ -665,8 +683,7 @@ def order_result(frames: tuple[Frame, ...]) -> OrderOutcome:
         evade_moved=tuple((m, _rounded(p)) for m, p in last.evade_moved),
         evade_dropped=tuple(last.evade_dropped),
         evade_allowed=tuple(sorted(res.evade_moves)) if res is not None else (),
-        counted_as_idle=tuple((n, r.declared) for n, r in (res.miners.items() if res is not None else ())
-                              if r.skill == "idle" and r.declared not in ("idle", "none")),
+        counted_as_idle=_counted_as_idle(frames, res),
         dead=tuple(last.dead),
         teseum=tuple((k, v) for k, v in last.teseum if v), t_bezoar=tuple((k, v) for k, v in last.t_bezoar if v),
         # Tool Containers and Loot: only when the table has any (the outcome of other Orders is unchanged)

@@ -366,9 +366,12 @@ def second_skill(state: OrderState, ctx: OrderContext):
                               {"miner": a.id, "fire_point": list(point), "route_fraction": frac}, (a.id,), sec))
             return replace(state, step="second_skill", second=sk, fire_point=point), tuple(steps)
         route = state.routes[0] if state.routes else ()
-        if (kind == "ranged" and len(route) > 1 and math.dist(route[0], route[-1]) > FIRE_POINT_TOLERANCE
-                and state.ruling_set().reading("route_fire_point") == "move_start"):
-            # no point declared: ruling route_fire_point (the default, move_end, leaves the Miner where 1.2 put it)
+        moved = kind == "ranged" and len(route) > 1 and math.dist(route[0], route[-1]) > FIRE_POINT_TOLERANCE
+        if moved and state.ruling_set().reading("route_fire_point") == "move_end":
+            # no point declared, reading move_end: the Miner fires where step 1.2 put it; the reading decided it
+            state = state.consulting({"route_fire_point": "move_end"})
+        elif moved:
+            # no point declared: ruling route_fire_point (default move_start, the MinerBot example)
             point = (float(route[0][0]), float(route[0][1]))
             steps.append(Step(f"{a.id} executes its Ranged Attack from ({point[0]:.3f}, {point[1]:.3f}), where its "
                               "Move began (no firing point declared)", S.ORDERS_AND_AROS,

@@ -294,8 +294,8 @@ class OrderState:
         contact_at_activation: enemy Miners in Silhouette Contact with the Active Miner at activation.
         routes: the Active Miner's Move routes in this Order (each a tuple of points, start included).
         fire_point: the point of its first Move's route from which the Active Miner executes its Ranged Attack, when
-            its declaration names one or ruling ``route_fire_point = move_start`` takes the route's start (``None``:
-            where it stands, the end of the Move).
+            its declaration names one or ruling ``route_fire_point = move_start`` (the default) takes the route's
+            start (``None``: where it stands, the end of the Move: no Move, or ``move_end``).
         aro_points: ``((miner, (x, y)), ...)``: the point of the Active Miner's first Move route a Ranged Attack ARO
             is fired at, when its declaration names one (``fire_at``; otherwise the Active Miner's firing point, or
             the end of its Move).
