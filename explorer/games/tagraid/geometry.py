@@ -464,17 +464,7 @@ def _gap_params_xy(nx: np.ndarray, ny: np.ndarray, offsets: np.ndarray, a: Disc,
     b0, b1 = _chords(px, py, ux, uy, b.x, b.y, b.r)
     if _shooter_clip(clip):  # ClipBoth: the shooter's end restricted too
         a0, a1 = _clip_chord(a0, a1, px, py, ux, uy, _shooter_clip(clip))
-    for hx, hy, hc in clip:
-        du = hx * ux + hy * uy
-        dp = hx * px + hy * py + hc
-        with np.errstate(invalid="ignore", divide="ignore"):
-            tstar = -dp / np.where(np.abs(du) > 1e-15, du, 1.0)
-        b0 = np.where(du > 1e-15, np.maximum(b0, tstar), b0)
-        b1 = np.where(du < -1e-15, np.minimum(b1, tstar), b1)
-        empty = (np.abs(du) <= 1e-15) & (dp < -1e-12)
-        b0 = np.where(empty, np.nan, b0)
-    if clip:
-        b0 = np.where(b0 > b1 + 1e-12, np.nan, b0)
+    b0, b1 = _clip_chord(b0, b1, px, py, ux, uy, clip)
     forward = a1 <= b0
     ta = np.where(forward, a1, a0)
     tb = np.where(forward, b0, b1)
