@@ -221,6 +221,25 @@ COMBAT_ACTIVITY = RulingOption(
                 "Action. The Core Set's agent turn is not in this rulebook, so the other reading is offered.",
 )
 
+MOVEMENT_ACTIVITY = RulingOption(
+    key="movement_activity",
+    title="May an agent split his one Movement activity around other activities (two `move` entries in one turn)?",
+    section="6.2.1 Agent Turn (the agent turn itself is a Core Set rule); 9.2.2 Fighting Poses; 9.7 Powers & Items",
+    readings={
+        "once": "One Movement activity per agent turn: a second `move` is refused, except where the book itself says "
+                "the movement goes on (a Seize Free Action during the movement, 7.3; equipping the Power Suit, whose "
+                "Action 'does not interrupt movement', 9.5.1): that `move` continues the same activity.",
+        "split": "Several `move` entries share one allowance: each walk (and each Fighting Pose cost) is paid from "
+                 "the movement points left this turn, whatever comes between them.",
+    },
+    default="once",
+    why_default="The book speaks of 'his movement activity' in the singular (9.2.2, and 9.7's Movement cards used "
+                "once 'using his Movement activity') and names it beside Action and Combat as one main activity; "
+                "9.5.1 has to say that equipping the suit 'does not interrupt movement', which implies an Action "
+                "otherwise does, and 7.3 allows the Seize only 'during his movement'. The Core Set's turn rules are "
+                "not printed here, so splitting the movement around any activity is offered.",
+)
+
 CARD_BONUS_TIMING = RulingOption(
     key="card_bonus_timing",
     title="A card with bonus hits or Hit dice used by a Free Action or the Action (not by the Combat activity): does "

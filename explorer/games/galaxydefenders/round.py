@@ -855,7 +855,8 @@ def agent_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[Round
 
     Raises:
         RuleViolation: a second turn of one agent, a second Action, an NPC activated between two activities, an
-            NPC not assigned to the agent or activated twice, an assigned NPC left unactivated.
+            NPC not assigned to the agent or activated twice, an assigned NPC left unactivated, a second Movement
+            activity (ruling ``movement_activity = once``) or a walk past the movement points left this turn.
     """
     turn = ctx.scenario.turns[number - 1]
     field = f"turns[{number - 1}]"
@@ -878,6 +879,8 @@ def agent_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[Round
     done_actions = done_combat = seized = 0
     bonus_hits, bonus_dice = 0, {}
     activated: list[str] = []
+    last_move: int | None = None
+    moved = None            # a round_map.TurnMovement once the agent has moved this turn
     labels: list[str] = []
     for j, act in enumerate(turn.activities):
         f = f"{field}.activities[{j}]"
@@ -951,6 +954,16 @@ def agent_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[Round
             if done_combat > 1:
                 _refuse(ctx, f"{turn.agent} already used its Combat activity this turn (once per agent turn: ruling "
                         "combat_activity)", S.POWERS_ITEMS, f, sec)
+        if act.kind == "move":
+            if last_move is not None:
+                between = turn.activities[last_move + 1:j]
+                if not all(_keeps_movement(a) for a in between) and \
+                        ctx.rulings.reading("movement_activity") == "once":
+                    _refuse(ctx, f"{turn.agent} already used its Movement activity this turn (activities[{last_move}]"
+                            "); only a Seize (7.3) or equipping the Power Suit (9.5.1) leaves it going on (ruling "
+                            "movement_activity = once; split lets several moves share one allowance)", S.AGENT_TURN,
+                            f, sec)
+            last_move = j
         word = {"move": "Move", "action": "Action", "free_action": "Free Action", "combat": "Combat"}[act.kind]
         rule = S.FREE_ACTION if act.kind == "free_action" else \
             S.POWERS_ITEMS if act.kind == "combat" else S.ACTION_ACTIVITY if act.kind == "action" else S.AGENT_TURN
@@ -964,12 +977,23 @@ def agent_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[Round
         steps.append(Step(f"{turn.agent}: {word}" + (f" ({act.what})" if act.what else ""), rule, why, section=sec,
                           marks=(turn.agent,), facts={"activity": act.kind}))
         label = act.kind + (f": {act.what}" if act.what else "")
-        if act.kind == "move" and act.to is not None:
-            from .round_map import walk
+        if act.kind == "move":
+            from .round_map import TurnMovement, walk
 
-            state, st = walk(state, ctx, model, act, f, sec)
-            steps += st
-            label += f" to {act.to}"
+            moved = moved or TurnMovement()
+            pose_pts = pose_cost(ctx, act.pose) if act.pose and ctx.scenario.fighting_poses else 0
+            wears = state.suit is not None and state.suit.equipped_by == turn.agent
+            if act.to is not None:
+                state, st = walk(state, ctx, model, act, f, sec, moved)
+                steps += st
+                label += f" to {act.to}"
+                moved = replace(moved, spent=moved.spent + next(s.facts["points"] for s in reversed(st)
+                                                                  if "points" in s.facts) + pose_pts,
+                                walks=moved.walks + 1)
+            else:
+                moved = replace(moved, spent=moved.spent + pose_pts)
+            moved = replace(moved, suit=moved.suit or wears,
+                            cards=moved.cards + ((act.use,) if act.use and act.use not in moved.cards else ()))
         if act.reveal:
             from .round_signals import reveal_signals
 
@@ -1054,6 +1078,14 @@ def agent_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[Round
         steps.append(Step(f"{turn.agent} passes its turn", S.AGENT_TURN, "", section=sec, marks=(turn.agent,)))
     rec = TurnRecord(turn.agent, tuple(labels), tuple(activated))
     return replace(state, turns=state.turns + (rec,)), tuple(steps)
+
+
+def _keeps_movement(act: ActivityModel) -> bool:
+    """Whether ``act``, between two ``move`` entries, leaves the agent's one Movement activity going on (ruling
+    ``movement_activity = once``): a Seize, a Free Action used 'anytime during his movement' (7.3), or equipping the
+    Power Suit, an Action that 'does not interrupt movement' (9.5.1; the Recall special Action equips it too)."""
+    return (act.kind == "free_action" and act.seize is not None) or \
+        (act.kind == "action" and act.suit in ("equip", "recall"))
 
 
 def pose_cost(ctx: RoundContext, pose: str) -> int:

@@ -481,17 +481,40 @@ CORE_SET_COST = (" One movement point a Hex is the Core Set's movement cost rule
 """The detail sentence of an agent's plain walk: no section of this rulebook sets the cost of a Hex."""
 
 
-def walk(state: RoundState, ctx: RoundContext, agent, act, field: str, sec: str) -> tuple[RoundState, tuple[Step, ...]]:
+@dataclass(frozen=True)
+class TurnMovement:
+    """What the agent's earlier ``move`` entries of this turn already used of its one movement allowance (ruling
+    ``movement_activity``; under ``once`` only a Movement activity continued after a Seize, 7.3, or after equipping
+    the Power Suit, 9.5.1, has earlier entries). ``spent``: movement points paid so far (walks and Fighting Pose
+    costs, 9.2.2); ``cards``: ids of the cards used with those entries; ``suit``: the Power Suit's bonus already
+    joined the allowance; ``walks``: walks made so far.
+
+    Each bonus joins the allowance once per turn: a Movement card is used once per agent turn with the Movement
+    activity (9.7), so its points are part of that one activity, not of each ``move`` entry; the suit's bonus joins
+    "the agent's standard movement" (9.5.2.1), which is one allowance, and stays once it has joined (the book never
+    takes it back mid-turn). Counting either per entry would let a split movement outrun the unsplit one.
+    """
+
+    spent: int = 0
+    cards: tuple[str, ...] = ()
+    suit: bool = False
+    walks: int = 0
+
+
+def walk(state: RoundState, ctx: RoundContext, agent, act, field: str, sec: str,
+         so_far: TurnMovement | None = None) -> tuple[RoundState, tuple[Step, ...]]:
     """The agent's Movement activity on the map (6.2.1; its cost, one movement point a Hex, is the Core Set's rule,
     kept by 6.2 Battle Phase): the shortest legal walking path to ``act.to`` (no Blocking
     Hex, Blocking Hex Side or locked door; a Barrier Hex Side only for a Flying agent, 5.1; figures per ruling
     ``agent_path_figures``), one movement point a Hex, two while Crouching (9.2.2), against the agent's movement plus
     the Power Suit's bonus when it wears one (9.5.2.1) and the movement a card used with this activity adds (9.7);
-    a Fighting Pose assumed with it is paid after the walk.
+    a Fighting Pose assumed with it is paid after the walk. ``so_far`` (:class:`TurnMovement`): what earlier
+    ``move`` entries of this turn used; the walk is paid from the points left (ruling ``movement_activity``) and its
+    step says how many of the turn's allowance are left.
 
     Raises:
         RuleViolation: the end hex Blocking or occupied, no legal walking path, or more movement points than the
-            agent has.
+            agent has (left, after earlier ``move`` entries of this turn).
     """
     import networkx as nx
 
@@ -544,27 +567,35 @@ def walk(state: RoundState, ctx: RoundContext, agent, act, field: str, sec: str)
     points = agent.movement
     parts = [f"movement {agent.movement}"]
     model = ctx.scenario.power_suit.suit_model if ctx.scenario.power_suit else None
-    if suit is not None and suit.equipped_by == name and model is not None:
+    so_far = so_far or TurnMovement()
+    if model is not None and (so_far.suit or (suit is not None and suit.equipped_by == name)):
         points += SUIT_BONUS[model]
         parts.append(f"+{SUIT_BONUS[model]} Power Suit")
-    card = ctx.table[act.use] if act.use else None
-    if card is not None and card.movement:
-        points += card.movement
-        parts.append(f"+{card.movement} {card.name}")
-    if cost + extra > points:
+    for cid in dict.fromkeys((*so_far.cards, *((act.use,) if act.use else ()))):   # each card once per turn
+        card = ctx.table[cid]
+        if card.movement:
+            points += card.movement
+            parts.append(f"+{card.movement} {card.name}")
+    later = so_far.walks > 0 or so_far.spent > 0
+    left = max(points - so_far.spent, 0)
+    if cost + extra > left:
         _refuse(ctx, f"{name} needs {plural(cost + extra, 'movement point')} to reach {goal}"
                 + (f" ({plural(len(path) - 1, 'Hex', 'Hexes')} Crouching, 2 each)" if per == 2 else "")
                 + (f" and {extra} for the {act.pose.title()} pose" if extra else "")
-                + f"; it has {points} ({', '.join(parts)})", S.FIGHTING_POSES if per == 2 else S.BATTLE_PHASE, f, sec)
+                + (f"; it has {left} of {points} movement points left this turn ({', '.join(parts)}; "
+                   f"{so_far.spent} spent by its earlier move this turn)" if later else
+                   f"; it has {points} ({', '.join(parts)})"), S.FIGHTING_POSES if per == 2 else S.BATTLE_PHASE, f, sec)
     rule = S.POWER_SUIT_MOVEMENT if len(parts) > 1 and "Power Suit" in parts[1] else \
         S.FIGHTING_POSES if per == 2 else S.BATTLE_PHASE
     step = Step(f"{name} walks {start} → {goal}: {plural(len(path) - 1, 'Hex', 'Hexes')}, "
-                f"{cost} of {plural(points, 'movement point')}", rule,
+                + (f"{plural(cost, 'movement point')}; {left - cost - extra} of {points} movement points left"
+                   if later else f"{cost} of {plural(points, 'movement point')}"), rule,
                 "Path " + " → ".join(map(str, path)) + f" (the shortest legal walking path); points: "
                 f"{', '.join(parts)}" + ("; 2 a Hex while Crouching." if per == 2 else "." + CORE_SET_COST)
                 + (" Flying: the Power Suit's sheet gives it (9.5; 7.1.1), so Barrier Hex Sides may be crossed (5.1)."
                    if suit_flies and _crosses_barrier(amap, path) else ""),
-                {"path": [str(h) for h in path], "points": cost, "of": points}, (name, *map(str, path[1:])), sec)
+                {"path": [str(h) for h in path], "points": cost, "of": points}
+                | ({"left": left - cost - extra} if later else {}), (name, *map(str, path[1:])), sec)
     state = _noted(_moved(state, {name: goal}), Moved(name, path, cost), step=step.title)
     return state, engaged + (step,)
 
