@@ -978,7 +978,7 @@ def agent_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[Round
                           marks=(turn.agent,), facts={"activity": act.kind}))
         label = act.kind + (f": {act.what}" if act.what else "")
         if act.kind == "move":
-            from .round_map import TurnMovement, walk
+            from .round_map import Moved, TurnMovement, walk
 
             moved = moved or TurnMovement()
             pose_pts = pose_cost(ctx, act.pose) if act.pose and ctx.scenario.fighting_poses else 0
@@ -987,9 +987,8 @@ def agent_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[Round
                 state, st = walk(state, ctx, model, act, f, sec, moved)
                 steps += st
                 label += f" to {act.to}"
-                moved = replace(moved, spent=moved.spent + next(s.facts["points"] for s in reversed(st)
-                                                                  if "points" in s.facts) + pose_pts,
-                                walks=moved.walks + 1)
+                paid = next(n.points for n in reversed(state.notes) if isinstance(n, Moved) and n.who == turn.agent)
+                moved = replace(moved, spent=moved.spent + paid + pose_pts, walks=moved.walks + 1)
             else:
                 moved = replace(moved, spent=moved.spent + pose_pts)
             moved = replace(moved, suit=moved.suit or wears,
