@@ -58,13 +58,7 @@ MIN_TEXT_PX = 14
 MIN_TARGET_PX = 44
 """Smallest touch target (CSS px, each side) on a phone (the WCAG 2.5.5 / Apple HIG guideline)."""
 
-CARDS_CLASS = "xr-cards"
-"""The class of a table that becomes a list of cards on a phone (:data:`PHONE_CSS`): each row a card, its cells
-running on in lines, each led by its column's name (the cell's ``data-label``), the header row (class
-:data:`CARDS_HEAD_CLASS`) hidden. Tables built by :func:`explorer.widgets.cards.card_table` carry it."""
-
-CARDS_HEAD_CLASS = "xr-cards-head"
-"""The class of a :data:`CARDS_CLASS` table's header row (hidden on a phone: each cell names its column)."""
+from explorer.widgets.cards import CARDS_CLASS, CARDS_HEAD_CLASS  # noqa: E402  (defined with the tables)
 
 _HELPER_CLASSES = ("xr-browser-fix", "xr-icon-style")
 """The classes of the page's invisible 0 x 0 helper widgets (:data:`explorer.widgets.layout.BROWSER_FIX_CLASS`, the

@@ -13,7 +13,14 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
-from explorer.serving.phone import CARDS_CLASS, CARDS_HEAD_CLASS
+CARDS_CLASS = "xr-cards"
+"""The class of a table that becomes a list of cards on a phone (:data:`explorer.serving.phone.PHONE_CSS`): each
+row a card, its cells running on in lines, each led by its column's name (the cell's ``data-label``), the header row
+(class :data:`CARDS_HEAD_CLASS`) hidden. Tables built by :func:`card_table` carry it. Defined here, below the serving
+code that styles it (``tests/test_layers.py``)."""
+
+CARDS_HEAD_CLASS = "xr-cards-head"
+"""The class of a :data:`CARDS_CLASS` table's header row (hidden on a phone: each cell names its column)."""
 
 
 def card_table(head: Sequence[str], rows: Sequence[Sequence[str]], *, table_style: str = "border-collapse:collapse",

@@ -31,7 +31,7 @@ from typing import Any
 import ipywidgets as W
 
 from explorer.widgets.labels import button_width
-from explorer.serving.phone import CARDS_CLASS
+from explorer.widgets.cards import CARDS_CLASS
 
 from explorer.text import plural
 from explorer.widgets.files import download_link, upload_control, watch_upload
