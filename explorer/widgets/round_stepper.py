@@ -315,6 +315,10 @@ class RoundStepperView(SliderSteps, W.VBox):
         """Draw position ``pos`` (``number`` of ``total``, from 1) into :attr:`focus`, :attr:`map` and the extras."""
         raise NotImplementedError
 
+    def clear_drawn(self) -> None:
+        """Empty the extras :meth:`draw` fills (a game's sheets, cards, gauges) when the scenario shown has no step to
+        show (:meth:`_no_steps`), so none keeps the previous scenario's step. The default clears nothing."""
+
     def describe(self, scenario: Any) -> str:  # pragma: no cover - abstract
         """The title box's HTML (escaped) for ``scenario``."""
         raise NotImplementedError
@@ -428,6 +432,7 @@ class RoundStepperView(SliderSteps, W.VBox):
                                "block gives it too).", style="color:#495057;font-style:italic")
         self.map.value = ""
         self.trace_list.value = ""
+        self.clear_drawn()
         self._changed()
 
     def show(self, number: int) -> None:

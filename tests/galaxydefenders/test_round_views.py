@@ -151,3 +151,24 @@ def test_the_sheets_name_the_alpha_agent_after_a_succession():
     seen = _step_to_the_end(w)
     i = next(k for k, (_, p, _, _) in enumerate(seen) if "is eliminated" in p.step.title)
     assert "gd-alpha" not in seen[i - 1][3] and "Alpha Agent: <b>Biotech</b>" in seen[i][3]
+
+
+def test_a_file_refused_while_it_is_played_keeps_no_card_or_sheet_of_the_round_before_it():
+    """Session 16 (issue 21 second reading, the Round page in Chromium): gd-round-mission-3 at step 6 (the Marine on
+    4,1, Close Encounter card 12 shown), then a file of the same round with a second Action in the Marine's turn. The
+    play stops at that refusal and the step card says there is no step, but the sheets ("Marine on 4,1") and the Close
+    Encounter card ("drawn after Marine's turn") stayed those of the round before, under the new file's name."""
+    w = page()
+    w.load("gd-round-mission-3")
+    w.go(+5)
+    assert w.position == 6 and "Marine" in w.sheets.value and "Close Encounter card 12" in w.card.value
+    bad = G.scenario_text("gd-round-mission-3").replace(
+        '{ kind = "action", what = "Deploy an EMP-Nuke Bomb" }]',
+        '{ kind = "action", what = "Deploy an EMP-Nuke Bomb" }, { kind = "action", what = "again" }]')
+    assert bad != G.scenario_text("gd-round-mission-3")
+    w.open_text(bad, "twice.toml")
+    assert "already used its Action" in w.message.value and "twice.toml" in w.message.value
+    assert w.positions == [] and "No step to show" in w.focus.value
+    assert w.sheets.value == "" and w.card.value == "" and w.map.value == ""
+    w.load("gd-round-mission-3")
+    assert w.position == 1 and w.sheets.value and "Marine" in w.sheets.value

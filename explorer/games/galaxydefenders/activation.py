@@ -1062,11 +1062,12 @@ def _unit_distance(state: Activation, ctx: ActivationContext) -> int | None:
 
 
 def barriers(state: Activation, ctx: ActivationContext) -> tuple[Activation, tuple[Step, ...]]:
-    """7.1 Flying, 7.2 Burrowing, 5.1 Barrier Hex Side: whether the figure crosses Barrier Hex Sides."""
+    """7.1.2 Flying (aliens and NPCs), 7.2 Burrowing, 5.1 Barrier Hex Side: whether the figure crosses Barrier Hex
+    Sides."""
     a = ctx.activating
     if state.crosses_barriers:
         steps = (Step(f"{a.name} {'flies' if a.flying else 'burrows'}: it crosses Barrier Hex Sides",
-                      S.FLYING if a.flying else S.BURROWING, "", section="Setup"),)
+                      S.FLYING_ALIENS_NPCS if a.flying else S.BURROWING, "", section="Setup"),)
     elif any(f.kind == EdgeKind.BARRIER for f in ctx.amap.features.values()):
         steps = (Step(f"{a.name} cannot cross Barrier Hex Sides: they count as Blocking Hex Sides for it",
                       S.BARRIER_HEX_SIDE, "They block no line of sight, and hexes across them stay adjacent.",

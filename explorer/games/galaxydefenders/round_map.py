@@ -737,11 +737,16 @@ def attack_on_map(state: RoundState, ctx: RoundContext, attacker: str, kind: str
         after, steps = run(CombatState(targets, state.menace), ATTACK_SEQUENCE, cctx)
     state = replace(_write_back(state, after.targets), menace=after.menace)
     gone: list[Step] = []
+    steps = list(steps)
     for t in after.targets:
         if t.kind == "drone" and t.down:
             from .cards import DEVICE_RULE
             from .round_signals import drone_gone, owner_of
 
+            # The combat kind knows only that a drone died; its Device's own section (9.7.4.2 Vigil, 9.7.4.3 GD-5:
+            # "when it reaches 0 HPs, it is destroyed") decides it, not 9.3.1 (which only introduces the wound token).
+            steps = [replace(s, rule=DEVICE_RULE[owner_of(ctx, t.name)[0]])
+                     if s.rule == S.HEALTH_POINTS and s.title == f"{t.name} dies" else s for s in steps]
             state = drone_gone(state, ctx, t.name)
             gone.append(Step(f"{t.name} is destroyed: it leaves the map and its Device is discarded",
                              DEVICE_RULE[owner_of(ctx, t.name)[0]], "At 0 Health points a drone is destroyed and "

@@ -107,6 +107,11 @@ class RoundStepper(RoundStepperView):
                           else box("This round has no [map]: its activities are checked, not walked or rolled (the "
                                    "file's figures have no hexes).", "gd-round-map", "color:#868e96"))
 
+    def clear_drawn(self) -> None:
+        """A round refused while it was played has no step: no Close Encounter card and no sheets (they showed the
+        previous round's step under the new file's name)."""
+        self.card.value = self.sheets.value = ""
+
     def load_toml(self, text: str, name: str = "uploaded file") -> None:
         """Show a round file's ``text`` (its ``name`` in messages): :meth:`open_text`.
 

@@ -27,6 +27,8 @@ agent turn and its activities); 6.2.1.1 is the Free Action, which "works like" a
 FREE_ACTION = ref("6.2.1.1 Free Action Activity")
 EVENT_PHASE = ref("6.3 Event Phase")
 FLYING = ref("7.1 Flying")
+FLYING_ALIENS_NPCS = ref("7.1.2 Aliens and NPCs")
+"""An alien or NPC with the Flying power moves through any Barrier Hex Side (7.1.1 is the agents' and drones')."""
 BURROWING = ref("7.2 Burrowing")
 BURROWING_TARGETING = ref("7.2.1 Targeting and Damaging Burrowing Aliens")
 SEIZE = ref("7.3 Seize")
