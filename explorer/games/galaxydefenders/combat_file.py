@@ -42,7 +42,7 @@ class HeldCritical(Strict):
     effect: Literal["def_dice_minus", "atk_dice_minus", "movement_minus", "max_health_minus", "paralyzed",
                     "shields_removed", "no_bolt"]
     x: int = Field(0, ge=0, le=5)
-    level: int | None = Field(None, ge=1, le=3)
+    level: int | None = Field(None, ge=1, le=2)
 
 
 class TargetModel(Strict):
