@@ -55,6 +55,11 @@ def _check(doc: dict, page=None) -> None:
 
 # ------------------------------------------------------------------------------------------------ combat
 
+def _held(effect: str, x: int, level: int) -> dict:
+    """A held Critical token; an X = 0 one names its pile (both piles have one, 8.2)."""
+    return {"effect": effect, "x": x} | ({"level": level} if x == 0 else {})
+
+
 @st.composite
 def targets(draw):
     n = draw(st.integers(1, 3))
@@ -65,7 +70,7 @@ def targets(draw):
              "energy_shields": draw(st.lists(st.integers(0, 3), max_size=3)),
              "standard_shields": draw(st.integers(0, 2)), "cancel_hits": draw(st.integers(0, 2)),
              "mark": draw(st.integers(0, 2)), "poison": draw(st.integers(0, 2)),
-             "criticals": [{"effect": e, "x": draw(st.integers(0, 2))}
+             "criticals": [_held(e, draw(st.integers(0, 2)), draw(st.integers(1, 2)))
                            for e in draw(st.lists(st.sampled_from(HELD), max_size=2, unique=True))],
              "burrowing": draw(st.booleans()), "area": "target" if i == 0 else draw(
                  st.sampled_from(("same", "adjacent", "other"))), "walking_path": draw(st.booleans())}

@@ -49,7 +49,8 @@ Scenario kind ``combat`` (TOML)::
     cancel_hits = 0                     # hits cancelled by items and powers (work against Lethal too)
     mark = 0                            # Mark token on it (0, 1, 2)
     poison = 0                          # Poison token on it (0, 1, 2)
-    criticals = [{effect = "def_dice_minus", x = 1}]   # Critical tokens already on it
+    criticals = [{effect = "def_dice_minus", x = 1}]   # Critical tokens already on it; level = 1 / 2 (its
+                                        #   pile, 8.2) is needed for an X = 0 effect, in both piles
     burrowing = false
     area = "target"                     # target | same | adjacent | other (relative to the attack's target)
     walking_path = true                 # for "adjacent": joined to the target's Area by a legal walking path
@@ -575,9 +576,16 @@ class CriticalPiles:
     one random device a resolution shares (every attack's :class:`TableDice` reads it) and is made anew for each
     resolution, so a replay draws the same tokens.
 
+    Every token is in exactly one place (:meth:`census`): its level's pile, its level's discard pile, on a figure
+    (``on``: figure name -> token ids, :meth:`place`) or out of play (``gone``: ruling
+    ``critical_tokens_on_death = stay_out``). A token's pile is its level, the number on its back (8.2), whatever
+    its X: an X = 0 effect (Paralyzed, shields removed) has a token in each pile, and each goes back to its own.
+
     Args:
         cal: the calibration (the token kinds and their counts).
-        out: token ids not in the piles when the resolution starts (on a figure), each once.
+        out: token ids not in the piles when the resolution starts (on a figure not named), each once.
+        held: ``{figure name: token ids}`` on figures when the resolution starts (taken out of the piles; they go
+            back to their own discard pile when they leave the figure).
         discard: token ids in the discard piles when it starts, each once.
         reform: ``"when_empty"`` or ``"next_draw"`` (ruling ``critical_pile_reform``); ``None``: ask ``rulings``.
         rulings: the resolution's :class:`~explorer.options.Rulings` (the reform reading is consulted only when a
@@ -588,16 +596,29 @@ class CriticalPiles:
     """
 
     def __init__(self, cal: Calibration, out: Sequence[str] = (), discard: Sequence[str] = (),
-                 reform: str | None = None, rulings: Rulings | None = None):
+                 reform: str | None = None, rulings: Rulings | None = None,
+                 held: Mapping[str, Sequence[str]] | None = None):
         self.cal, self._reform, self.rulings = cal, reform, rulings
         self.pile: dict[int, list[str]] = {}
         self.discard: dict[int, list[str]] = {}
+        self.on: dict[str, list[str]] = {}
+        """Token ids on each figure (placed by this resolution, or ``held`` at its start), in the order placed."""
+        self.gone: list[str] = []
+        """Token ids out of play (on a dead NPC's or drone's card under ``critical_tokens_on_death = stay_out``)."""
+        self.unplaced: list[str] = []
+        """Ids of ``out``: on some figure the resolution does not name (never returned)."""
         self.reformed: list[tuple[int, int]] = []
         """``(level, tokens in the new pile, after a draw emptied it)`` of every pile recreated so far (read by the
         steps)."""
         for t in cal.tokens:
             self.pile.setdefault(t.level, []).extend([t.id] * t.count)
             self.discard.setdefault(t.level, [])
+        for who, ids in (held or {}).items():
+            for tid in ids:
+                tok = cal.token(tid, "criticals")
+                if tid in self.pile[tok.level]:      # more held than the calibration counts: none left to take out
+                    self.pile[tok.level].remove(tid)
+                    self.on.setdefault(who, []).append(tid)
         for field, ids in (("critical_out", out), ("critical_discard", discard)):
             for tid in ids:
                 tok = cal.token(tid, field)
@@ -609,6 +630,8 @@ class CriticalPiles:
                 self.pile[tok.level].remove(tid)
                 if field == "critical_discard":
                     self.discard[tok.level].append(tid)
+                else:
+                    self.unplaced.append(tid)
 
     def reading(self) -> str:
         if self._reform is not None:
@@ -654,13 +677,41 @@ class CriticalPiles:
         self._left(level)
         return tid
 
-    def discard_effect(self, new: CriticalToken, x: int) -> None:
+    def discard_effect(self, new: CriticalToken, x: int, holder: str | None = None) -> None:
         """The lesser token a greater one of the same effect replaced (8.2.3) goes to its discard pile: the token
-        kind with that effect and ``x``, from ``new``'s pile if it has one, else the first listed."""
+        on ``holder`` with that effect (:meth:`place`); a figure's token this resolution does not know (a file's
+        ``critical_out``): the token kind with that effect and ``x``, from ``new``'s pile if it has one."""
+        mine = [t for t in self.on.get(holder or "", ()) if self.cal.token(t).effect == new.effect]
+        if mine:
+            self.release(holder, mine[0])
+            return
         kinds = sorted((t for t in self.cal.tokens if t.effect == new.effect and t.x == x),
                        key=lambda t: t.level != new.level)
-        if kinds:
+        if kinds and kinds[0].id in self.unplaced:
+            self.unplaced.remove(kinds[0].id)
             self.to_discard(kinds[0].id)
+
+    def place(self, holder: str, tid: str) -> None:
+        """Token ``tid``, just drawn, stays on figure ``holder`` (8.2)."""
+        self.on.setdefault(holder, []).append(tid)
+
+    def release(self, holder: str, tid: str, out_of_play: bool = False) -> None:
+        """Token ``tid`` leaves figure ``holder``: to its own level's discard pile (8.2.2, 8.2.3, 11.9), or out of
+        play (``out_of_play``: ruling ``critical_tokens_on_death = stay_out``)."""
+        self.on[holder].remove(tid)
+        if out_of_play:
+            self.gone.append(tid)
+        else:
+            self.to_discard(tid)
+
+    def census(self) -> dict[str, int]:
+        """``{token id: copies}`` over every place a token can be (piles, discard piles, figures, out of play, a
+        file's unnamed ``critical_out``): equal to the calibration's counts at all times."""
+        n: dict[str, int] = {}
+        for ids in (*self.pile.values(), *self.discard.values(), *self.on.values(), self.gone, self.unplaced):
+            for t in ids:
+                n[t] = n.get(t, 0) + 1
+        return n
 
     def to_discard(self, tid: str) -> None:
         """Token ``tid`` goes to its discard pile (incompatible, 8.2.1; instant, 8.2.2)."""
@@ -1317,8 +1368,10 @@ def draw_critical(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[Step,
             token.effect == "paralyzed" and target.kind == "master_alien")
         if not placed:                      # 8.2.2 instant; 8.2.3 the same effect, or a Master Alien's Paralyze
             piles.to_discard(token.id)
-        elif old is not None:               # 8.2.3: the lesser token replaced goes to its discard pile
-            piles.discard_effect(token, old)
+        else:
+            if old is not None:             # 8.2.3: the lesser token replaced goes to its discard pile
+                piles.discard_effect(token, old, target.name)
+            piles.place(target.name, token.id)
     return replace(d, target=target, critical=token.id), tuple(steps + st)
 
 
@@ -1329,6 +1382,36 @@ PREPARE_STEPS = (
     ("Defend dice", count_defend_dice),
 )
 """The deterministic part of a target's defence (no die): what the odds engine runs once per Hit roll."""
+
+def tokens_of_the_dead(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[Step, ...]]:
+    """A target that died in this attack (not an agent: an agent bleeds) loses its Critical tokens: an alien's are
+    discarded (11.9), each to its own level's discard pile (8.2.2); an NPC's or a drone's go there too or out of
+    play (ruling ``critical_tokens_on_death``: 10.4 and 9.7.4.2 / 9.7.4.3 are silent). Only with the resolution's
+    Critical piles (:class:`CriticalPiles`); no step when it held no token. The target's state keeps the effects
+    it died with (a "-X max Health" token still counts: taking it away would raise its Health back)."""
+    t = d.target
+    piles = getattr(ctx.table, "piles", None)
+    if piles is None or t.kind == "agent" or not t.down or not piles.on.get(t.name):
+        return d, ()
+    ids = list(piles.on[t.name])
+    if t.kind in ("alien", "master_alien"):
+        out, rule, why = False, S.ALIEN_BODY_CONDITIONS, "Any token on an alien is discarded when it dies."
+    else:
+        out = ctx.rulings.reading("critical_tokens_on_death") == "stay_out"
+        rule = S.NPC_HEALTH if t.kind == "npc" else S.GD5 if t.name.startswith("GD-5") else S.VIGIL
+        why = ("The book says where the card goes, not its tokens; ruling critical_tokens_on_death = "
+               + ("stay_out: they leave play with it." if out else "discard: each to its own level's discard "
+                  "pile, as an alien's (11.9)."))
+    for tid in ids:
+        piles.release(t.name, tid, out)
+    many = len(ids) > 1
+    where = ("leave" if many else "leaves") + " play with it" if out else ("go" if many else "goes") + \
+        " to the discard pile" + ("s" if len({piles.cal.token(i).level for i in ids}) > 1 else "")
+    return d, (Step(
+        f"{t.name} is {t.status()}: its Critical token{'s' if many else ''} {', '.join(ids)} {where}",
+        rule, why, section=f"Critical: {t.name}", marks=(t.name,),
+        facts={"tokens": ids, "to": "out_of_play" if out else "discard"}),)
+
 
 def push_back(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[Step, ...]]:
     """An agent's power or item that pushes the target back (Hulk's Charge, the Shockwave grenade): a Master Alien
@@ -1358,6 +1441,7 @@ FINISH_STEPS = (
     ("Poison", poison_effects),
     ("Critical", draw_critical),
     ("Push back", push_back),
+    ("Tokens of the dead", tokens_of_the_dead),
 )
 """The rest of a target's defence: the Defend roll, wounds, Poison, the Critical token, a push back."""
 
@@ -1709,17 +1793,37 @@ def resolve_attack(targets: Mapping[str, TargetState], attack: AttackModel, dice
     return after.by_name(), list(after.results), after.roll, list(steps)
 
 
-def held_tokens(cal: Calibration, held) -> tuple[str, ...]:
-    """The token ids the Critical tokens already on the figures (``criticals``: ``effect`` and ``x``) take out of
-    the piles (8.2: a token on a figure is not in its pile): the one token kind with that effect and ``x``. A held
-    token whose effect and ``x`` match kinds of two piles (an ``x = 0`` effect such as Paralyzed is in both) or of
-    none is taken out of no pile: the file does not say which pile it came from."""
-    out = []
-    for c in held:
-        kinds = [t for t in cal.tokens if t.effect == c.effect and t.x == c.x]
-        if len(kinds) == 1:
-            out.append(kinds[0].id)
-    return tuple(out)
+def held_tokens(cal: Calibration, targets) -> dict[str, tuple[str, ...]]:
+    """``{target name: token ids}``: the Critical tokens already on the targets (each ``criticals`` entry: ``effect``,
+    ``x``, optional ``level``) by token kind, taken out of their piles (8.2: a token on a figure is not in its
+    pile). A token belongs to the pile of the level on its back (8.2), whatever its X: an entry whose effect and
+    ``x`` fit kinds of two piles (an X = 0 effect such as Paralyzed is in both) names its ``level``. An entry that
+    fits no kind of the calibration takes no token out (the calibration has none like it).
+
+    Raises:
+        ScenarioError: ``targets[i].criticals[j].level`` missing for a token of two piles, or naming a level whose
+            pile has no such token.
+    """
+    out: dict[str, tuple[str, ...]] = {}
+    for i, t in enumerate(targets):
+        ids = []
+        for j, c in enumerate(t.criticals):
+            kinds = [k for k in cal.tokens if k.effect == c.effect and k.x == c.x]
+            levels = sorted({k.level for k in kinds})
+            if c.level is not None:
+                kinds = [k for k in kinds if k.level == c.level]
+                if not kinds and levels:
+                    raise ScenarioError(f"targets[{i}].criticals[{j}].level", f"the Critical {c.level} pile has no "
+                                        f"{c.effect} token with x = {c.x}", levels)
+            if len({k.level for k in kinds}) > 1:
+                raise ScenarioError(f"targets[{i}].criticals[{j}].level", f"a {c.effect} token with x = {c.x} is in "
+                                    f"the Critical {' and '.join(map(str, levels))} piles: say which pile it came "
+                                    "from (8.2: the number on its back)", levels)
+            if kinds:
+                ids.append(kinds[0].id)
+        if ids:
+            out[t.name] = tuple(ids)
+    return out
 
 
 def combat_frames(scenario: CombatScenario, rulings: Rulings, dice: Dice) -> tuple:
@@ -1727,8 +1831,8 @@ def combat_frames(scenario: CombatScenario, rulings: Rulings, dice: Dice) -> tup
     cal = scenario_calibration(scenario)
     amap, spots = combat_map(scenario, scenario._source)
     with with_source(scenario._source):
-        piles = CriticalPiles(cal, held_tokens(cal, [c for t in scenario.targets for c in t.criticals]),
-                              scenario.critical_discard, rulings=rulings)
+        piles = CriticalPiles(cal, discard=scenario.critical_discard, rulings=rulings,
+                              held=held_tokens(cal, scenario.targets))
     ctx = CombatContext(rulings=rulings, dice=dice, attacks=tuple(scenario.attacks),
                         tables=tuple(TableDice(cal, a.rolled, dice, scenario._blue_tray, piles)
                                      for a in scenario.attacks),

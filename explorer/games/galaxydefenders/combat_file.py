@@ -36,11 +36,13 @@ class EffectModel(Strict):
 
 
 class HeldCritical(Strict):
-    """A Critical token already on a target: ``effect`` and ``x``."""
+    """A Critical token already on a target: ``effect``, ``x`` and the ``level`` on its back (its pile, 8.2),
+    needed only when the effect and ``x`` fit tokens of two piles (an X = 0 effect such as Paralyzed)."""
 
     effect: Literal["def_dice_minus", "atk_dice_minus", "movement_minus", "max_health_minus", "paralyzed",
                     "shields_removed", "no_bolt"]
     x: int = Field(0, ge=0, le=5)
+    level: int | None = Field(None, ge=1, le=2)
 
 
 class TargetModel(Strict):

@@ -457,6 +457,43 @@ CRITICAL_PILE_REFORM = RulingOption(
                 "moment (the instant token just drawn, a temporary one at the Refresh phase) joins it.",
 )
 
+CRITICAL_TOKENS_ON_DEATH = RulingOption(
+    key="critical_tokens_on_death",
+    title="An NPC or a drone dies with Critical tokens on its card or tile: where do the tokens go?",
+    section="10.4 NPC Health Status; 9.7.4.2 Vigil and 9.7.4.3 GD-5 (destroyed); 8.2.2 Duration",
+    readings={
+        "discard": "Each token goes to the discard pile of its own level at once, and joins the next new pile "
+                   "(ruling critical_pile_reform).",
+        "stay_out": "The tokens leave play with the card or tile: out of the piles and the discard piles for the rest "
+                    "of the mission.",
+    },
+    default="discard",
+    why_default="11.9 discards an alien's tokens when it dies, and 8.2.2 sends every token whose effect ends "
+                "('until the target dies' for a red one) to 'the relative discard pile'; 10.4 only says where an "
+                "NPC's card goes and 9.7.4.2 / 9.7.4.3 that a destroyed drone is discarded, without a word on the "
+                "tokens on them, so keeping them out is offered.",
+)
+
+FAILED_EVADE = RulingOption(
+    key="failed_evade",
+    title="An engaged agent (or drone) fails its Evade test: what happens to its movement? (STAND-IN: the test and "
+          "its effect are the Core Set's, not printed in this book)",
+    section="6.2 Battle Phase (keeps the Core Set's movement rules); 7.3 Seize, 10.2.1 NPC Movement and 11.11 "
+            "Movement name the Evade without printing it",
+    readings={
+        "movement_ends": "It stays in its Hex, engaged, and its Movement activity is over: a later `move` entry "
+                         "this turn is refused.",
+        "walk_only": "It stays in its Hex, engaged; only that walk is lost, no movement point is spent and a later "
+                     "`move` (ruling movement_activity = split) may try a new Evade.",
+    },
+    default="movement_ends",
+    why_default="The book only shows the Evade as the condition for moving away (7.3: the seized agent moves "
+                "'without performing an Evade'; NPCs and aliens disengage 'without an Evade test'); the test is "
+                "taken for the movement activity, and 9.2.2 treats an engaged agent's stand-up as costing 'his "
+                "entire movement activity', so a failed one ending it is the nearer reading. Trying again in a split "
+                "movement is offered.",
+)
+
 # --- conditions between phases -----------------------------------------------------------------------------------
 
 ALL_OPTIONS: tuple[RulingOption, ...] = tuple(v for v in dict(globals()).values() if isinstance(v, RulingOption))

@@ -376,10 +376,11 @@ class ActivityModel(Strict):
     NPC signal with a new NPC)."""
     place: HexKey | None = None
     """On an ``action`` using a Device that deploys a figure (on a map): the Hex it is placed on (9.7.4)."""
-    evade: bool = False
-    """On a ``move`` with ``to`` (on a map): the agent, engaged in combat (an adjacent alien that is not
-    Burrowing), passed its Evade test, a Core Set test this book names but does not print (7.3, 10.2.1, 11.11);
-    without it an engaged agent's walk is refused."""
+    evade: bool | Literal["failed"] = False
+    """On a ``move`` with ``to``, or a ``drone`` Action with ``to`` (on a map): the agent (its drone), engaged in
+    combat (an adjacent alien that is not Burrowing), took its Evade test, a Core Set test this book names but does
+    not print (7.3, 10.2.1, 11.11): ``true`` it passed, ``"failed"`` it failed (it stays where it is; what else
+    follows: ruling ``failed_evade``, a STAND-IN). Without it an engaged figure's walk is refused."""
 
 
 class RoundSignal(Strict):
@@ -609,9 +610,10 @@ def parse_round(data: dict, source: str) -> RoundScenario:
             if a.drone is not None and (a.kind != "action" or a.use is not None):
                 raise ScenarioError(f"{f}.drone", "a drone is activated by the Action activity alone (9.7.4.2, 9.7.4.3)",
                                     "kind = 'action' without use", source)
-            if a.evade and (a.kind != "move" or a.to is None):
-                raise ScenarioError(f"{f}.evade", "an Evade is the engaged agent's test to walk away (7.3, 10.2.1, "
-                                    "11.11)", "kind = 'move' with to", source)
+            if a.evade and (a.kind not in ("move", "action") or a.to is None or (a.kind == "action" and not a.drone)):
+                raise ScenarioError(f"{f}.evade", "an Evade is the engaged agent's (or drone's) test to walk away "
+                                    "(7.3, 10.2.1, 11.11; 9.7.4.2)", "kind = 'move' with to, or kind = 'action' "
+                                    "with drone and to", source)
             if a.pose is not None and a.kind != "move":
                 raise ScenarioError(f"{f}.pose", "a Fighting Pose is assumed by spending movement (9.2.2)",
                                     "kind = 'move'", source)
@@ -856,7 +858,8 @@ def agent_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[Round
     Raises:
         RuleViolation: a second turn of one agent, a second Action, an NPC activated between two activities, an
             NPC not assigned to the agent or activated twice, an assigned NPC left unactivated, a second Movement
-            activity (ruling ``movement_activity = once``) or a walk past the movement points left this turn.
+            activity (ruling ``movement_activity = once``), a walk past the movement points left this turn, or a
+            ``move`` after a failed Evade (ruling ``failed_evade = movement_ends``, a STAND-IN).
     """
     turn = ctx.scenario.turns[number - 1]
     field = f"turns[{number - 1}]"
@@ -978,21 +981,16 @@ def agent_turn(state: RoundState, ctx: RoundContext, number: int) -> tuple[Round
                           marks=(turn.agent,), facts={"activity": act.kind}))
         label = act.kind + (f": {act.what}" if act.what else "")
         if act.kind == "move":
-            from .round_map import Moved, TurnMovement, walk
+            from .round_map import walk
 
-            moved = moved or TurnMovement()
-            pose_pts = pose_cost(ctx, act.pose) if act.pose and ctx.scenario.fighting_poses else 0
-            wears = state.suit is not None and state.suit.equipped_by == turn.agent
+            if moved is not None and moved.evade_failed and ctx.rulings.reading("failed_evade") == "movement_ends":
+                _refuse(ctx, f"{turn.agent}'s Evade failed at {moved.evade_failed.rsplit('.', 1)[-1]}: its Movement "
+                        "activity is over this turn (ruling failed_evade = movement_ends, a STAND-IN for the Core "
+                        "Set's test; walk_only loses that walk alone)", S.BATTLE_PHASE, f, sec)
+            state, st, moved = walk(state, ctx, model, act, f, sec, moved)
+            steps += st
             if act.to is not None:
-                state, st = walk(state, ctx, model, act, f, sec, moved)
-                steps += st
-                label += f" to {act.to}"
-                paid = next(n.points for n in reversed(state.notes) if isinstance(n, Moved) and n.who == turn.agent)
-                moved = replace(moved, spent=moved.spent + paid + pose_pts, walks=moved.walks + 1)
-            else:
-                moved = replace(moved, spent=moved.spent + pose_pts)
-            moved = replace(moved, suit=moved.suit or wears,
-                            cards=moved.cards + ((act.use,) if act.use and act.use not in moved.cards else ()))
+                label += f" to {act.to}" + (" [Evade failed]" if act.evade == "failed" else "")
         if act.reveal:
             from .round_signals import reveal_signals
 

@@ -499,10 +499,34 @@ class TurnMovement:
     cards: tuple[str, ...] = ()
     suit: bool = False
     walks: int = 0
+    evade_failed: str | None = None
+    """The field (``turns[i].activities[j]``) of a ``move`` whose Evade failed this turn (``evade = "failed"``):
+    under ruling ``failed_evade = movement_ends`` the Movement activity is over, and a later ``move`` is refused."""
+
+
+def after_move(so_far: TurnMovement | None, ctx: RoundContext, state: RoundState, name: str, act, cost: int,
+               walked: bool) -> TurnMovement:
+    """The :class:`TurnMovement` after one ``move`` entry: ``cost`` movement points of walking (0: no walk), plus
+    the Fighting Pose assumed with it (9.2.2, paid from the same allowance), the card used with it and the Power
+    Suit's bonus once worn (9.5.2.1, 9.7); ``walked``: a walk was made."""
+    so_far = so_far or TurnMovement()
+    pose = pose_points(ctx, act)
+    wears = state.suit is not None and state.suit.equipped_by == name
+    use = getattr(act, "use", None)
+    return replace(so_far, spent=so_far.spent + cost + pose, walks=so_far.walks + int(walked),
+                   suit=so_far.suit or wears, cards=so_far.cards + ((use,) if use and use not in so_far.cards else ()))
+
+
+def pose_points(ctx: RoundContext, act) -> int:
+    """Movement points a ``move``'s Fighting Pose costs (9.2.2; 0 without ``pose`` or with Fighting Poses off)."""
+    from .round import pose_cost
+
+    pose = getattr(act, "pose", None)
+    return pose_cost(ctx, pose) if pose and ctx.scenario.fighting_poses else 0
 
 
 def walk(state: RoundState, ctx: RoundContext, agent, act, field: str, sec: str,
-         so_far: TurnMovement | None = None) -> tuple[RoundState, tuple[Step, ...]]:
+         so_far: TurnMovement | None = None, rule=None) -> tuple[RoundState, tuple[Step, ...], TurnMovement]:
     """The agent's Movement activity on the map (6.2.1; its cost, one movement point a Hex, is the Core Set's rule,
     kept by 6.2 Battle Phase): the shortest legal walking path to ``act.to`` (no Blocking
     Hex, Blocking Hex Side or locked door; a Barrier Hex Side only for a Flying agent, 5.1; figures per ruling
@@ -510,18 +534,26 @@ def walk(state: RoundState, ctx: RoundContext, agent, act, field: str, sec: str,
     the Power Suit's bonus when it wears one (9.5.2.1) and the movement a card used with this activity adds (9.7);
     a Fighting Pose assumed with it is paid after the walk. ``so_far`` (:class:`TurnMovement`): what earlier
     ``move`` entries of this turn used; the walk is paid from the points left (ruling ``movement_activity``) and its
-    step says how many of the turn's allowance are left.
+    step says how many of the turn's allowance are left. A drone's walk (9.7.4.2, 9.7.4.3: ``agent`` is its tile,
+    ``so_far`` its own) is paid from its tile's movement, never from its owner's allowance. Engagement first
+    (:func:`evade_step`; ``rule``: what a drone's refusals cite): after a failed Evade (``evade = "failed"``) the
+    figure does not walk.
+
+    Returns:
+        ``(state, steps, TurnMovement after this entry)`` (:func:`after_move`): the caller keeps the last one for
+        the turn's next ``move``.
 
     Raises:
-        RuleViolation: the end hex Blocking or occupied, no legal walking path, or more movement points than the
-            agent has (left, after earlier ``move`` entries of this turn).
+        RuleViolation: the end hex Blocking or occupied, no legal walking path, more movement points than the
+            agent has (left, after earlier ``move`` entries of this turn), or an engagement refusal
+            (:func:`evade_step`).
     """
     import networkx as nx
 
-    from .round import SUIT_BONUS, pose_cost
+    from .round import SUIT_BONUS
 
     if act.to is None:
-        return state, ()
+        return state, (), after_move(so_far, ctx, state, agent.name, act, 0, False)
     amap = ctx.amap
     name = agent.name
     start, goal = where(state, name), Hex.parse(act.to)
@@ -538,7 +570,10 @@ def walk(state: RoundState, ctx: RoundContext, agent, act, field: str, sec: str,
     if goal in busy:
         _refuse(ctx, f"{goal} is occupied by {busy[goal]}: no figure ends its movement on an occupied Hex",
                 S.AGENT_TURN, f, sec)
-    engaged = evade_step(state, ctx, name, act, f, sec)
+    engaged = evade_step(state, ctx, name, act, f, sec, rule)
+    if getattr(act, "evade", None) == "failed":         # evade_step refused it when not engaged
+        after = after_move(so_far, ctx, state, name, act, 0, False)
+        return state, engaged, replace(after, evade_failed=field)
     reading = ctx.rulings.reading("agent_path_figures")
     suit = state.suit
     suit_flies = bool(suit is not None and suit.equipped_by == name and ctx.scenario.power_suit is not None
@@ -563,7 +598,7 @@ def walk(state: RoundState, ctx: RoundContext, agent, act, field: str, sec: str,
     pose = state.pose_of(name)
     per = 2 if pose == "crouching" else 1
     cost = (len(path) - 1) * per
-    extra = pose_cost(ctx, act.pose) if act.pose and ctx.scenario.fighting_poses else 0
+    extra = pose_points(ctx, act)
     points = agent.movement
     parts = [f"movement {agent.movement}"]
     model = ctx.scenario.power_suit.suit_model if ctx.scenario.power_suit else None
@@ -596,44 +631,69 @@ def walk(state: RoundState, ctx: RoundContext, agent, act, field: str, sec: str,
                    if suit_flies and _crosses_barrier(amap, path) else ""),
                 {"path": [str(h) for h in path], "points": cost, "of": points}
                 | ({"left": left - cost - extra} if later else {}), (name, *map(str, path[1:])), sec)
+    after = after_move(so_far, ctx, state, name, act, cost, True)
     state = _noted(_moved(state, {name: goal}), Moved(name, path, cost), step=step.title)
-    return state, engaged + (step,)
+    return state, engaged + (step,), after
 
 
-def evade_step(state: RoundState, ctx: RoundContext, name: str, act, field: str, sec: str) -> tuple[Step, ...]:
+def evade_step(state: RoundState, ctx: RoundContext, name: str, act, field: str, sec: str, rule=None
+               ) -> tuple[Step, ...]:
     """Engagement before an agent's walk: an agent engaged in combat (an adjacent alien, :func:`adjacent_foes`)
     moves away only after an Evade, a Core Set test this rulebook keeps (6.2) and names (7.3: the seized agent moves
     "without performing an Evade"; 10.2.1 and 11.11: NPCs and aliens disengage without one), but does not print:
     the file says the agent passed it with ``evade = true``. Next to Burrowing aliens only it is not engaged and
     moves away freely (7.2). With Fighting Poses on, standing up while engaged takes the entire movement activity
-    (9.2.2), so no walk goes with it. A drone's walk (``act.evade`` is ``None``) is not checked: its Device tile,
-    which says how it moves, is not printed (9.7.4).
+    (9.2.2), so no walk goes with it. A drone (Vigil, GD-5) is engaged as an agent is: it "counts as a normal
+    agent for most purposes" (9.7.4.2, 9.7.4.3) and 7.2 names drones among the figures a Burrowing alien, unlike
+    the others, never engages; its walk (the owner's ``drone`` Action with ``to``) needs ``evade = true`` too.
+
+    ``evade = "failed"``: the figure is engaged and failed the test. What a failed Evade does is the Core Set's
+    rule, not printed here: the STAND-IN is ruling ``failed_evade`` (the figure stays where it is, engaged; under
+    ``movement_ends`` its Movement activity is over, :func:`walk` records it in :class:`TurnMovement`).
 
     Raises:
-        RuleViolation: an engaged agent walking without ``evade = true``; ``evade = true`` when not engaged; a walk
-            with a stand-up while engaged.
+        RuleViolation: an engaged figure walking without ``evade``; ``evade`` (passed or failed) when not engaged;
+            a walk with a stand-up while engaged. ``rule``: the section a refusal cites (a drone's Device, 9.7.4.2 /
+            9.7.4.3; default 6.2 Battle Phase).
     """
+    drone = rule is not None
+    rule = rule or S.BATTLE_PHASE
     if getattr(act, "evade", None) is None:
-        return ()                   # a drone's walk (9.7.4.2, 9.7.4.3): its tile's engagement rules are not printed
+        return ()                   # no engagement check asked for (an NPC or alien walk never comes here)
     foes, burrowers = adjacent_foes(state, ctx, name)
     if foes and ctx.scenario.fighting_poses and act.pose == "standing" and state.pose_of(name) != "standing":
         _refuse(ctx, f"{name} is engaged in combat ({', '.join(foes)}): standing up takes its entire movement "
                 "activity, so it cannot also walk", S.FIGHTING_POSES, field, sec)
     if foes and not act.evade:
         _refuse(ctx, f"{name} is engaged in combat with {', '.join(foes)}: moving away needs an Evade (the Core Set "
-                "test, not printed in this book); evade = true if it passed", S.BATTLE_PHASE,
+                "test, not printed in this book" + ("; a drone counts as a normal agent" if drone else "")
+                + "); evade = true if it passed, evade = \"failed\" if not", rule,
                 field.rsplit(".", 1)[0] + ".evade", sec)
     if act.evade and not foes:
         _refuse(ctx, f"{name} is not engaged in combat" + (
             f": {', '.join(burrowers)} (Burrowing) never engage{'s' if len(burrowers) == 1 else ''}"
             if burrowers else " (no alien adjacent)") + ", so there is no Evade",
-                S.BURROWING if burrowers else S.BATTLE_PHASE, field.rsplit(".", 1)[0] + ".evade", sec)
+                S.BURROWING if burrowers else rule, field.rsplit(".", 1)[0] + ".evade", sec)
     steps: tuple[Step, ...] = ()
+    if foes and act.evade == "failed":
+        ends = not drone and ctx.rulings.reading("failed_evade") == "movement_ends"
+        return (Step(f"{name} is engaged in combat with {', '.join(foes)}: its Evade fails, it stays at "
+                     f"{where(state, name)}" + (" and its Movement activity ends" if ends else ""), rule,
+                     "The Core Set's Evade test is named (7.3, 10.2.1, 11.11) but not printed in this book; the file "
+                     "says it failed (evade = \"failed\"). STAND-IN for its effect: the figure does not move away "
+                     "and stays engaged" + (", and it still fights (its Action has it move and fight; ruling "
+                                            "failed_evade concerns an agent's Movement activity)." if drone else
+                                            "; ruling failed_evade: " + ("its Movement activity is over for this "
+                                                                         "turn." if ends else "only this walk is "
+                                                                         "lost.")),
+                     {"engaged": foes, "evade": "failed"}, (name,), sec),)
     if foes:
-        steps += (Step(f"{name} is engaged in combat with {', '.join(foes)}: it Evades", S.BATTLE_PHASE,
+        steps += (Step(f"{name} is engaged in combat with {', '.join(foes)}: it Evades", rule,
                        "An engaged agent moves away only after an Evade, the Core Set test this book keeps (6.2) "
                        "and names in 7.3, 10.2.1 and 11.11 without printing it; the file says it passed "
-                       "(evade = true).", {"engaged": foes, "evade": True}, (name,), sec),)
+                       "(evade = true)." + (" A drone counts as a normal agent for most purposes, and 7.2 names "
+                                            "drones among the figures an alien engages." if drone else ""),
+                       {"engaged": foes, "evade": True}, (name,), sec),)
     if burrowers:
         steps += (Step(f"{name} moves away from {', '.join(burrowers)} freely: Burrowing aliens never engage",
                        S.BURROWING, "Their targets are never engaged in combat, so an adjacent agent may freely "

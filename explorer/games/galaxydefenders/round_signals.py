@@ -414,8 +414,15 @@ def drone_on_map(state: RoundState, ctx: RoundContext, owner: str, kind: str, ac
     an alien in its line of sight and Range, its tile's weapon, which never jams; GD-5's attack deals Area Damage),
     both optional.
 
+    Its walk is the Device's own move, made "immediately" on the owner's Action (9.7.4.2, 9.7.4.3): it is paid from
+    the tile's movement ("the maximum movement [in Hexes] per turn"), never from the owner's movement allowance,
+    and it is no Movement activity of the owner (ruling ``movement_activity`` does not count it). A drone "counts
+    as a normal agent for most purposes" and 7.2 names drones among the figures Burrowing aliens never engage, so
+    an engaged drone walks away only with ``evade`` (:func:`.round_map.evade_step`).
+
     Raises:
-        RuleViolation: the drone destroyed, a walk too long or without a legal path, a target out of sight or Range.
+        RuleViolation: the drone destroyed, a walk too long or without a legal path, an engaged drone walking
+            without ``evade`` (or ``evade`` when not engaged), a target out of sight or Range.
     """
     from .round import RoundWeapon
     from .round_map import CORE_SET_COST, _refuse, attack_on_map, hexes_of, range_to, sight, walk, where
@@ -428,11 +435,12 @@ def drone_on_map(state: RoundState, ctx: RoundContext, owner: str, kind: str, ac
     steps: list[Step] = []
     if act.to is not None:
         who = SimpleNamespace(name=name, flying=t.flying, movement=t.movement)
-        how = SimpleNamespace(to=act.to, pose=None, use=None, evade=None)   # a drone's engagement: not checked
-        state, st = walk(state, ctx, who, how, field, sec)
+        how = SimpleNamespace(to=act.to, pose=None, use=None, evade=act.evade)
+        state, st, _ = walk(state, ctx, who, how, field, sec, None, rule)     # its own allowance (the tile's)
         steps += [replace(s, rule=rule, detail=s.detail.replace(CORE_SET_COST, "")
                           + " Its tile gives its movement in Hexes"
-                          + (" and Flying." if t.flying else ".")) for s in st]
+                          + (" and Flying." if t.flying else ".")) if s.title.startswith(f"{name} walks ") else s
+                  for s in st]
     if act.target is None:
         return state, tuple(steps)
     f = f"{field}.target"
