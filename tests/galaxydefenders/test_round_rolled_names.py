@@ -24,7 +24,7 @@ def _parse(text):
 @pytest.mark.parametrize("old, new, field, words", [
     (DEFEND, 'defend = { Xen = ["blank", "shield"] }', "rolled.defend.Xen", "'Stalker', 'Xeno'"),
     (HIT, 'hit = { blue = ["hit", "hit"] }', "rolled.hit.blue", "'red'"),
-    (CE, 'defend = { Marne = ["blank"] }', "rolled.defend.Marne", "'Marine'"),
+    (CE, 'defend = { Marne = ["blank"] }', "close_encounter.rolled.Stalker.defend.Marne", "'Marine'"),
 ])
 def test_a_fixed_die_naming_nothing_the_attack_rolls_is_refused(old, new, field, words):
     assert TEXT.count(old) == 1
@@ -76,3 +76,21 @@ def test_the_combat_kind_refuses_the_same_keys_with_the_same_words():
             G.parse_data(data, "x.toml")
         assert e.value.field == field and words in e.value.problem, str(e.value)
         assert target in str(e.value.allowed) or key == "hit"
+
+
+@pytest.mark.parametrize("old, new, field, words", [
+    # a Close Encounter card's fixed dice sit under turns[i].close_encounter.rolled.<alien> (no second "rolled"):
+    # the field was named 'turns[0].close_encounter.rolled.Stalker.rolled.defend.Marne' (breaker, session 16)
+    (CE, 'defend = { Marne = ["blank"] }', "turns[0].close_encounter.rolled.Stalker.defend.Marne", "'Marine'"),
+    (CE, 'defend = { Marine = ["blank", "blank", "blank"] }', "turns[0].close_encounter.rolled.Stalker.defend.Marine",
+     "3 faces given"),
+    # a face no die shows was named '<activity>.dice', a field no file has
+    (CE, 'defend = { Marine = ["kaboom"] }', "turns[0].close_encounter.rolled.Stalker.defend.Marine[0]", "'kaboom'"),
+    (DEFEND, 'defend = { Xeno = ["kaboom", "shield"] }', "rolled.defend.Xeno[0]", "'kaboom'"),
+])
+def test_a_refused_fixed_die_names_the_field_as_the_file_spells_it(old, new, field, words):
+    assert TEXT.count(old) == 1
+    with pytest.raises(ScenarioError) as e:
+        G.resolve(_parse(TEXT.replace(old, new)))
+    assert e.value.field.endswith(field) and ".rolled.rolled." not in e.value.field and \
+        ".rolled." in e.value.field and words in str(e.value), str(e.value)

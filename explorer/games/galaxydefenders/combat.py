@@ -178,21 +178,30 @@ class FixedFacesShort(DiceScriptExhausted):
         self.field, self.problem, self.allowed = field, problem, allowed
 
 
+def _in_file(field: str, prefix: str, rolled_at: str | None) -> str:
+    """``field`` as the file names it: ``prefix`` before it, or a ``rolled.<rest>`` field under ``rolled_at``."""
+    if rolled_at and field.startswith("rolled."):
+        return rolled_at + field[len("rolled"):]
+    return prefix + field
+
+
 @contextmanager
-def with_source(source: str, prefix: str = ""):
+def with_source(source: str, prefix: str = "", rolled_at: str | None = None):
     """Inside this block, a :class:`ScenarioError` raised without a file (by a helper that does not know it: a die,
     a Critical pile, the ruling options) or a :class:`DiceScriptExhausted` is raised again as a one-line
-    ScenarioError naming ``source`` and the field (``prefix`` put before it, e.g. ``"attacks[1]."``)."""
+    ScenarioError naming ``source`` and the field (``prefix`` put before it, e.g. ``"attacks[1]."``). ``rolled_at``:
+    where the attack's fixed dice sit in the file when that is not ``<prefix>rolled`` (a Close Encounter card's
+    ``turns[i].close_encounter.rolled.<alien>``): a field ``rolled.<rest>`` is then named ``<rolled_at>.<rest>``."""
     try:
         yield
     except ScenarioError as e:
         if e.source is not None and not prefix:
             raise
-        raise ScenarioError(prefix + e.field, e.problem, e.allowed, e.source or source) from None
+        raise ScenarioError(_in_file(e.field, prefix, rolled_at), e.problem, e.allowed, e.source or source) from None
     except DiceScriptExhausted as e:
         allowed = "as many fixed faces as the roll needs, or none (rolled from the seed)"
         if isinstance(e, FixedFacesShort):
-            field, problem, allowed = prefix + e.field, e.problem, e.allowed or allowed
+            field, problem, allowed = _in_file(e.field, prefix, rolled_at), e.problem, e.allowed or allowed
         else:                                   # a roller's own script: no field of the file ran out
             field, problem = prefix.rstrip("."), str(e)
         raise ScenarioError(field, problem, allowed, source) from None
@@ -363,7 +372,7 @@ def _check_combat(sc: CombatScenario, source: str) -> None:
                     cal.token(tid, f"{p}.rolled.critical.{tname}[{j}]")
 
 
-def check_rolled_keys(a: AttackModel, names, field: str, source: str) -> None:
+def check_rolled_keys(a: AttackModel, names, field: str, source: str, rolled_at: str | None = None) -> None:
     """Every key of an attack's fixed dice (``a.rolled``, not ``None``) names something this attack rolls (9.2 and
     11.12 the Hit roll; the Defend roll and the Critical token of each figure it may hit): ``rolled.hit.<colour>`` a
     colour of its pool (:func:`dice_pool`: the weapon's and the powers' dice after "-X ATK Dice"; none for fixed
@@ -375,17 +384,19 @@ def check_rolled_keys(a: AttackModel, names, field: str, source: str) -> None:
     Raises:
         ScenarioError: ``<field>.rolled.hit.<colour>`` for a colour the attack does not roll (allowed: its colours),
             ``<field>.rolled.defend.<name>`` / ``<field>.rolled.critical.<name>`` for a name it cannot hit (allowed:
-            the figures it can).
+            the figures it can). ``rolled_at`` (default ``<field>.rolled``) is where the fixed dice sit in the file
+            (a Close Encounter card's ``turns[i].close_encounter.rolled.<alien>``).
     """
+    rolled_at = rolled_at or f"{field}.rolled"
     pool = dice_pool(a)
     for colour in a.rolled.hit:
         if colour not in pool:
-            raise ScenarioError(f"{field}.rolled.hit.{colour}", f"{a.weapon or 'the attack'} rolls no {colour} dice",
+            raise ScenarioError(f"{rolled_at}.hit.{colour}", f"{a.weapon or 'the attack'} rolls no {colour} dice",
                                 sorted(pool) or "no hit list (the weapon gives fixed hits)", source)
     for key in ("defend", "critical"):
         for tname in getattr(a.rolled, key):
             if tname not in names:
-                raise ScenarioError(f"{field}.rolled.{key}.{tname}", f"{tname!r} is not a figure {a.attacker} can "
+                raise ScenarioError(f"{rolled_at}.{key}.{tname}", f"{tname!r} is not a figure {a.attacker} can "
                                     "hit here", sorted(names), source)
 
 
@@ -755,7 +766,7 @@ class TableDice:
             if len(given) != n and not self.dice.drawn:  # issue #25 item 4: never a die lost or made up in silence
                 raise ScenarioError(f"rolled.hit.{colour}", f"{plural(len(given), 'face')} given but the Hit roll "
                                     f"rolls {plural(n, colour + ' die', colour + ' dice')}", f"exactly {plural(n, 'face')}")
-            return tuple(die.face(f) for f in given[:n]) + tuple(
+            return tuple(die.face(f, f"rolled.hit.{colour}[{j}]") for j, f in enumerate(given[:n])) + tuple(
                 die.faces[self.dice.roll(die.sides, f"{colour} die") - 1] for _ in range(n - len(given)))
         return tuple(die.faces[self.dice.roll(die.sides, f"{colour} die") - 1] for _ in range(n))
 
@@ -772,7 +783,7 @@ class TableDice:
                                       f"the Defend roll needs {n}")
             # a die was drawn, so the number of hits (n) may depend on it: the faces the list lacks are rolled from
             # the seed, as a Hit list's are, and the same file is accepted for every draw (issue #25 item 4)
-            return tuple(die.face(f) for f in given[:n]) + tuple(
+            return tuple(die.face(f, f"rolled.defend.{target}[{j}]") for j, f in enumerate(given[:n])) + tuple(
                 die.faces[self.dice.roll(die.sides, f"Blue die for {target}") - 1] for _ in range(n - len(given)))
         return tuple(die.faces[self.dice.roll(die.sides, f"Blue die for {target}") - 1] for _ in range(n))
 

@@ -79,7 +79,7 @@ Scenario kind ``round`` (TOML)::
     category = "standard"             # standard | movement | combat | passive | reaction (9.7)
     [[agents]]                        # turn order of the players; the first is the Alpha Agent
     name = "Marine"
-    health = 8
+    health = 8                        # Health points (STAND-IN default 8: the Core Set sheet prints it)
     wounds = 0
     poison = 1                        # Poison / Mark tokens (0..2)
     mark = 0
@@ -305,6 +305,7 @@ class RoundCloseEncounter(Strict):
 class RoundAgent(Strict):
     name: Name
     health: int = Field(8, ge=1, le=40)
+    """Health points (the Core Set agent sheet prints them; this book does not): STAND-IN default 8 when omitted."""
     wounds: int = Field(0, ge=0, le=40)
     poison: int = Field(0, ge=0, le=2)
     mark: int = Field(0, ge=0, le=2)

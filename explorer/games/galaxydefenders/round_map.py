@@ -767,12 +767,14 @@ def _write_back(state: RoundState, targets) -> RoundState:
 
 def attack_on_map(state: RoundState, ctx: RoundContext, attacker: str, kind: str, weapon: RoundWeapon, target: str,
                   rolled, field: str, sec: str, *, controller: str | None = None, bonus_hits: int = 0,
-                  bonus_dice: dict | None = None, suit: bool = False, pose_hits: int = 0
-                  ) -> tuple[RoundState, tuple[Step, ...]]:
+                  bonus_dice: dict | None = None, suit: bool = False, pose_hits: int = 0,
+                  rolled_at: str | None = None) -> tuple[RoundState, tuple[Step, ...]]:
     """One attack on the round's map, resolved by the ``combat`` kind's :data:`.combat.ATTACK_SEQUENCE` (target
     selection with the map's Areas for Area and Explosion damage, the Hit roll, each target's defence, wounds,
     Poison, the Critical token, the Menace token) over every opponent on the map; the wounds, tokens and the Power
-    Suit's shields go back into the round, and a dead alien or NPC leaves the map (10.4)."""
+    Suit's shields go back into the round, and a dead alien or NPC leaves the map (10.4). ``field`` names the
+    activity in a refusal; ``rolled_at`` where ``rolled`` sits in the file when that is not ``<field>.rolled`` (a
+    Close Encounter card's ``turns[i].close_encounter.rolled.<alien>``)."""
     line = attack_line(state, ctx, attacker, target)     # before the attack: a target killed leaves the map
     foes = ("alien", "master_alien") if kind in ("agent", "npc", "drone") else ("agent", "npc", "drone", "hologram")
     names = [p.name for p in state.figures if p.side in foes]
@@ -789,11 +791,11 @@ def attack_on_map(state: RoundState, ctx: RoundContext, attacker: str, kind: str
     atk._pose_hits = pose_hits
     if atk.rolled is not None:      # dice fixed for an ally stay valid under either reading of friendly_fire_reach
         check_rolled_keys(atk, names + [a for a in fire_allies(state, ctx, attacker, kind, weapon) if a not in names],
-                          field, ctx.source)
+                          field, ctx.source, rolled_at)
     cctx = CombatContext(rulings=ctx.rulings, dice=ctx.dice, attacks=(atk,),
                          tables=(TableDice(default_calibration(), atk.rolled, ctx.dice, piles=ctx.piles),),
                          high_impact=ctx.scenario.high_impact, source=ctx.source, amap=ctx.amap, spots=spots)
-    with with_source(ctx.source, f"{field}."):
+    with with_source(ctx.source, f"{field}.", rolled_at):
         after, steps = run(CombatState(targets, state.menace), ATTACK_SEQUENCE, cctx)
     state = replace(_write_back(state, after.targets), menace=after.menace)
     gone: list[Step] = []
@@ -1294,5 +1296,6 @@ def alien_activation(state: RoundState, ctx: RoundContext, number: int, name: st
         state, more = hologram_attacked(state, ctx, name, o.target, sec)
         return state, steps + more
     state, more = attack_on_map(state, ctx, name, model.kind, model.weapon, o.target, rolled,
-                                f"turns[{number - 1}].close_encounter.rolled.{name}", sec)
+                                f"turns[{number - 1}].close_encounter.rolled.{name}", sec,
+                                rolled_at=f"turns[{number - 1}].close_encounter.rolled.{name}")
     return state, steps + more

@@ -26,8 +26,8 @@ from .missions import STATUS_WORDS
 from .map_draw import PATH, SIDE_FILL, area_board, area_board_layout, area_overlays, initials
 from .round_map import SECOND, Attacked, CardDrawn, Moved
 
-STANDINS = ("Card data (Powers, Items, Devices), an agent's movement when the file gives none (4), a Power Suit "
-            "weapon without a weapon table, the drone tiles (Vigil, GD-5, Hologram) without [drone_tiles] and the "
+STANDINS = ("Card data (Powers, Items, Devices), an agent's Health and movement when the file gives none (8 and 4), "
+            "a Power Suit weapon without a weapon table, the drone tiles (Vigil, GD-5, Hologram) without [drone_tiles] and the "
             "Fighting Pose tokens' numbers without [fighting_pose_tokens] (card_data/fighting-poses.toml) are "
             "documented, editable STAND-INs: the rulebook prints no tiles, tokens or sheets. The map is the file's.")
 FRAME_NOTE = ("The map and the sheets show the round as of the focused step: a walk from the step that walks it, an "
