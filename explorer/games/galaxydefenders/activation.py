@@ -651,6 +651,16 @@ def select_target(state: Activation, ctx: ActivationContext) -> tuple[Activation
     return new, first + steps
 
 
+TARGETING_TIME = {
+    "alien": "Targeting happens at the start of the activation: 11.3.1 says so of Master Aliens \"like any standard "
+             "alien\".",
+    "npc": "Targeting happens at the start of the activation: the book states it for aliens (11.3.1); 10.2 gives an "
+           "NPC no other time, so it is read the same way.",
+}
+"""The detail saying when a target is fixed, by activating kind. The book states the timing once, in 11.3.1, for
+Master Aliens as true of "any standard alien"; the NPC rules (10.2) print no timing of their own."""
+
+
 def is_master_alien(activating) -> bool:
     """A Master Alien (11.3): declared ``master``, or with the Archenemy power (a Master Alien power, 11.3.1)."""
     return bool(activating.master or activating.archenemy)
@@ -698,7 +708,7 @@ def _select_target(state: Activation, ctx: ActivationContext, amap, archenemy: b
     who = "agent (drones and NPCs count as agents)" if kind == "alien" else "alien"
     step = Step(f"Target: the closest {who}, {t.name} ({plural(best, 'Area')})",
                 S.ALIENS if kind == "alien" else S.NPC_MOVEMENT,
-                f"Distances: {listing}.{tie} Targeting happens at the start of the activation (11.3.1).",
+                f"Distances: {listing}.{tie} {TARGETING_TIME[kind]}",
                 section=sec,
                 marks=(str(t.at),), facts={"target": t.name,
                                            "candidates": [{"name": f.name, "areas": d} for f, d in rows]})
