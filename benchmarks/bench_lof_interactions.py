@@ -31,6 +31,12 @@ Usage, from the repository root::
     PYTHONPATH=$PWD python benchmarks/bench_lof_interactions.py --serve . --baseline /tmp/base [--rounds 2]
         [--port 5391] [--viewports desktop phone] [--record] [--out /tmp/lof-interactions.json]
 
+The idle prefetch (``LofExplorer.prefetch_jobs``, off by default, ``EXPLORER_LOF_PREFETCH=1``): ``--prefetch-ab``
+serves ``--serve``'s tree twice, prefetch on ("this tree") and off ("baseline"), and ``--think-ms 1500`` pauses before
+each interaction as a person reading the verdicts would (the prefetch starts only after 1 s without input). When this
+script starts the servers it also reads each server's CPU time (``/proc/<pid>/stat``): per interaction (input to the
+page quiet again, ``server_cpu_ms``) and for the whole run (``(whole run)``, prefetching included).
+
 ``--record`` writes this tree's medians to ``benchmarks/browser_ux_timing.json`` (``tagraid-line-of-fire`` ›
 ``1280x800`` and ``390x844 phone``, ``latency_ms.<interaction>``, with the 1-minute load average). The goal (issue #24
 item 4): every interaction under 100 ms. A report, not a test: the machine is shared, compare ratios of one run.
@@ -216,8 +222,17 @@ def _touch_drag(page, cdp, x0, y0, x1, y1, steps: int = 6) -> None:
     cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
 
 
-def run_viewport(browser, url: str, kind: str, reps: int, ref) -> dict[str, list[dict]]:
-    """Every interaction ``reps`` times on a fresh page of ``url`` in viewport ``kind``: ``{name: [probe dicts]}``."""
+def server_cpu(pid: int) -> float:
+    """CPU seconds (user + system) the process ``pid`` and its reaped children have used (``/proc/<pid>/stat``)."""
+    f = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return sum(int(v) for v in f[11:15]) / os.sysconf("SC_CLK_TCK")
+
+
+def run_viewport(browser, url: str, kind: str, reps: int, ref, cpu=None, think_ms: int = 0) -> dict[str, list[dict]]:
+    """Every interaction ``reps`` times on a fresh page of ``url`` in viewport ``kind``: ``{name: [probe dicts]}``.
+    ``cpu``: a function giving the server's CPU seconds (each probe gets ``server_cpu_ms``: from the input to the
+    page quiet again, and the run's total under ``"(whole run)"``); ``think_ms``: a pause before each interaction
+    (a person reading the verdicts: what the idle prefetch needs)."""
     from explorer.hexgrid import Hex
 
     label, opts = VIEWPORTS[kind]
@@ -247,13 +262,20 @@ def run_viewport(browser, url: str, kind: str, reps: int, ref) -> dict[str, list
     def run(name, act, which="first"):
         if TRACE:
             print(f" {name}", flush=True)
-        out.setdefault(name, []).append(_measure(page, act, which))
+        if think_ms:
+            page.wait_for_timeout(think_ms)
+        c0 = cpu() if cpu else None
+        got = _measure(page, act, which)
+        if cpu:
+            got["server_cpu_ms"] = round((cpu() - c0) * 1000, 1)
+        out.setdefault(name, []).append(got)
 
     def control(sel):
         loc = page.locator(sel).first
         loc.scroll_into_view_if_needed()
         return loc
 
+    cpu_start = cpu() if cpu else None
     models = ref.models
     home = {k: m.center for k, m in models.items()}
     lay = ref.scenario.board.layout
@@ -334,6 +356,8 @@ def run_viewport(browser, url: str, kind: str, reps: int, ref) -> dict[str, list
         zfit = control(".hexboard-zoom-fit")
         zfit.tap() if phone else zfit.click()
         page.wait_for_timeout(QUIET_MS)
+    if cpu:
+        out["(whole run)"] = [{"ms": None, "server_cpu_ms": round((cpu() - cpu_start) * 1000, 1)}]
     ctx.close()
     return out
 
@@ -343,11 +367,12 @@ def _summary(runs: dict[str, list[dict]]) -> dict[str, dict]:
     for name, rs in runs.items():
         ok = [r for r in rs if r.get("ms") is not None]
         if not ok:
-            out[name] = {"ms": None}
+            cpus = [r["server_cpu_ms"] for r in rs if r.get("server_cpu_ms") is not None]
+            out[name] = {"ms": None, **({"server_cpu_ms": round(statistics.median(cpus), 1)} if cpus else {})}
             continue
         med = lambda k: statistics.median(r[k] for r in ok if r.get(k) is not None)  # noqa: E731
         out[name] = {k: round(med(k), 1) for k in ("ms", "server_ms", "last_message_ms", "received", "received_kb",
-                                                   "canvas_calls") if any(r.get(k) is not None for r in ok)}
+                                                   "canvas_calls", "server_cpu_ms") if any(r.get(k) is not None for r in ok)}
     return out
 
 
@@ -386,9 +411,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--viewports", nargs="+", default=["desktop", "phone"], choices=sorted(VIEWPORTS))
     ap.add_argument("--record", action="store_true", help="write this tree's medians to " + str(REPORT.name))
     ap.add_argument("--out", type=Path)
+    ap.add_argument("--baseline-label", help="how --record names the baseline (default: its path)")
+    ap.add_argument("--baseline-first", action="store_true", help="run the baseline first in odd rounds")
+    ap.add_argument("--think-ms", type=int, default=0, help="pause before each interaction (default 0)")
+    ap.add_argument("--prefetch-ab", action="store_true",
+                    help="serve --serve's tree twice, idle prefetch on (EXPLORER_LOF_PREFETCH=1, 'this tree') and off "
+                         "('baseline'), alternating")
     a = ap.parse_args(argv)
     if not a.url and not a.serve:
         ap.error("--url or --serve")
+    if a.prefetch_ab and (not a.serve or a.baseline):
+        ap.error("--prefetch-ab needs --serve and no --baseline")
     from playwright.sync_api import sync_playwright
 
     ref = _geometry()
@@ -396,12 +429,14 @@ def main(argv: list[str] | None = None) -> int:
     urls = {}
     try:
         if a.serve:
-            servers["this tree"] = _serve(a.serve.resolve(), a.port)
+            servers["this tree"] = _serve(a.serve.resolve(), a.port,
+                                          {"EXPLORER_LOF_PREFETCH": "1"} if a.prefetch_ab else None)
             urls["this tree"] = f"http://localhost:{a.port}"
         else:
             urls["this tree"] = a.url.rstrip("/")
-        if a.baseline:
-            servers["baseline"] = _serve(a.baseline.resolve(), a.port + 1)
+        if a.baseline or a.prefetch_ab:
+            servers["baseline"] = _serve((a.baseline or a.serve).resolve(), a.port + 1,
+                                         {"EXPLORER_LOF_PREFETCH": "0"} if a.prefetch_ab else None)
             urls["baseline"] = f"http://localhost:{a.port + 1}"
         runs: dict[tuple[str, str], dict[str, list[dict]]] = {}
         loads = []
@@ -410,9 +445,12 @@ def main(argv: list[str] | None = None) -> int:
                                         args=CHROMIUM_ARGS)
             for r in range(a.rounds):
                 for kind in a.viewports:
-                    order = list(urls) if r % 2 == 0 else list(reversed(urls))
+                    order = list(urls) if (r + a.baseline_first) % 2 == 0 else list(reversed(urls))
                     for tree in order:
-                        got = run_viewport(browser, urls[tree], kind, a.reps, ref)
+                        pid = servers[tree].pid if tree in servers else None
+                        got = run_viewport(browser, urls[tree], kind, a.reps, ref,
+                                           cpu=(lambda pid=pid: server_cpu(pid)) if pid else None,
+                                           think_ms=a.think_ms)
                         for k, v in got.items():
                             runs.setdefault((tree, kind), {}).setdefault(k, []).extend(v)
                         loads.append(round(os.getloadavg()[0], 2))
@@ -432,14 +470,16 @@ def main(argv: list[str] | None = None) -> int:
             cols = "  ".join(f"{(summ[t].get(name, {}).get('ms') or float('nan')):10.1f}" for t in summ)
             base = summ.get("baseline", {}).get(name, {}).get("ms")
             ratio = f"{v['ms'] / base:6.2f}" if base and v.get("ms") else "     -"
+            cpus = " / ".join(f"{summ[t].get(name, {}).get('server_cpu_ms', float('nan')):.0f}" for t in summ)
             print(f"  {name:38s} {cols}  {ratio}   {v.get('server_ms', float('nan')):8.1f}  "
-                  f"{v.get('received', 0):4.0f}  {v.get('received_kb', 0):5.1f}  {v.get('canvas_calls', 0):6.0f}")
+                  f"{v.get('received', 0):4.0f}  {v.get('received_kb', 0):5.1f}  {v.get('canvas_calls', 0):6.0f}"
+                  f"   server CPU ms {cpus}")
         if a.record:
             extra = {}
             if "baseline" in summ:
                 extra["before_ms"] = {k: v.get("ms") for k, v in summ["baseline"].items()}
-                extra["before_tree"] = str(a.baseline)
-            record(label, summ["this tree"], max(loads), extra)
+                extra["before_tree"] = a.baseline_label or str(a.baseline or "this tree, EXPLORER_LOF_PREFETCH=0")
+            record(label, {k: v for k, v in summ["this tree"].items() if not k.startswith("(")}, max(loads), extra)
     print(f"load average (1 min): {min(loads)}..{max(loads)}")
     if a.out:
         a.out.write_text(json.dumps(result, indent=2) + "\n")

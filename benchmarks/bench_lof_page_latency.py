@@ -31,9 +31,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _serve(tree: Path, port: int) -> subprocess.Popen:
+def _serve(tree: Path, port: int, extra_env: dict[str, str] | None = None) -> subprocess.Popen:
     log = tempfile.NamedTemporaryFile(prefix="bench-lof-", suffix=".log", delete=False)
-    env = dict(os.environ, PYTHONPATH=str(tree))
+    env = dict(os.environ, PYTHONPATH=str(tree), **(extra_env or {}))
     proc = subprocess.Popen([sys.executable, "-m", "explorer", "serve", "--port", str(port)], cwd=tree, env=env,
                             stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     url = f"http://localhost:{port}/tagraid-line-of-fire"

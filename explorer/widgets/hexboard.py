@@ -14,7 +14,9 @@ Layers (one :class:`ipycanvas.MultiCanvas` with its own canvas manager, see ``no
 Each layer redraw is batched (``fill_styled_polygons`` / ``stroke_polygons`` with ``(n, 3)`` uint8 colour arrays)
 inside one :func:`explorer.widgets.canvas.hold`, so it is **one** message to the browser, and only the layer that
 changed is redrawn: ``marks`` holds the few overlays an owner changes on their own (the Line of Fire page's target
-rings), so changing them redraws that small layer, not the overlays; an empty marks layer costs no message.
+rings), so changing them redraws that small layer, not the overlays; an empty marks layer costs no message. The
+layers share the manager, so an outer hold makes several layer redraws one message: a full redraw, a relabel, and an
+owner's pieces plus overlays (the Line of Fire page) are each one message.
 
 Interaction (mouse and touch alike; selecting and moving are separate gestures):
 
@@ -248,10 +250,11 @@ class HexBoardView(W.VBox):
         if self._resizing:   # a resize sets the floor it predicts (_predict_label_floor), then redraws everything
             return
         self.label_sizes = set()
-        self.redraw_features()
-        self.redraw_pieces()
-        self.redraw_overlays()
-        self.redraw_marks()
+        with hold(self.canvas):   # the labelled layers in one message
+            self.redraw_features()
+            self.redraw_pieces()
+            self.redraw_overlays()
+            self.redraw_marks()
 
     def _label_px(self, size: float) -> float:
         """``size`` raised to the label floor; recorded in :attr:`label_sizes`."""
@@ -288,7 +291,7 @@ class HexBoardView(W.VBox):
         """Zoom: show the board at ``scale`` CSS pixels per board unit (clamped to :data:`SCALE_RANGE`). When the
         drawing on the canvas is at least as fine and at most :data:`REUSE_RATIO` times finer, it is only shown
         smaller (``shown_scale``; no redraw, no ``on_zoom`` callback); otherwise the canvas is resized to ``scale``,
-        ``on_zoom`` callbacks update the overlays, then every layer is redrawn (one message per layer)."""
+        ``on_zoom`` callbacks update the overlays, then every layer is redrawn (one message for all)."""
         self._set_scale(scale, fitted=False)
 
     def shown_now(self) -> float:
@@ -591,14 +594,16 @@ class HexBoardView(W.VBox):
     # ------------------------------------------------------------------------------------------ drawing
 
     def redraw(self) -> None:
-        """Full redraw of every layer (call again when a browser connects: ``pn.state.onload``)."""
+        """Full redraw of every layer (call again when a browser connects: ``pn.state.onload``), in one message (the
+        layers share one canvas manager: one hold batches them all)."""
         reset_manager(self.layers["terrain"])
-        self.redraw_terrain()
-        self.redraw_features()
-        self._draw_pieces()
-        self.redraw_overlays()
-        self._marks_shown = False   # a resized or newly connected canvas is blank
-        self.redraw_marks()
+        with hold(self.canvas):
+            self.redraw_terrain()
+            self.redraw_features()
+            self._draw_pieces()
+            self.redraw_overlays()
+            self._marks_shown = False   # a resized or newly connected canvas is blank
+            self.redraw_marks()
 
     def redraw_terrain(self) -> None:
         """Layer 0: every hex filled by terrain (tile-less hexes dark), Special Terrain marks, the grid: 1 message."""

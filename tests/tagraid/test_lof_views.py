@@ -205,14 +205,14 @@ def test_flipping_a_ruling_changes_the_verdict(explorer):
         assert v.lof.has_lof == line_of_fire(table, "Digger", v.target, rul).has_lof
 
 
-def test_explorer_update_is_one_message_per_layer(explorer):
+def test_explorer_update_is_one_message(explorer):
     bv = explorer.board_view
     sent = []
     bv.canvas._canvas_manager._send_custom = lambda cmd, buffers=[]: sent.append(cmd)
     explorer.set_shooter("Digger")
-    assert len(sent) == 2  # pieces layer + overlays layer
+    assert len(sent) == 1  # the pieces layer and the overlays layer in one held message
     explorer.redraw()
-    assert len(sent) == 6
+    assert len(sent) == 2  # every layer, one message
 
 
 def _golden_snapshot() -> LofSnapshot:
@@ -380,7 +380,7 @@ def test_zoom_re_places_labels_for_the_new_scale(explorer):
     bv.zoom_in.click()
     after = [o for o in bv.overlays if type(o).__name__ == "Label"]
     assert [o.text for o in after] == [o.text for o in before] and [o.pos for o in after] != [o.pos for o in before]
-    assert len(sent) == 4  # one full redraw, one message per layer
+    assert len(sent) == 1  # one full redraw, every layer in one message
 
 
 def test_threat_level_input_uses_the_scenario_models_bounds(explorer):

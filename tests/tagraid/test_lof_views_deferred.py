@@ -163,6 +163,7 @@ def _prefetched_explorer(executor):
     w = LofExplorer()
     w.analysis_cache = LofAnalysisCache()
     w.PREFETCH_PAUSE = 0.0   # run here at once (the served worker pauses between pairs)
+    w.prefetch = True        # an option, off by default (EXPLORER_LOF_PREFETCH=1 turns it on)
     sched = FakeScheduler()
     w.set_scheduler(sched)
     w.set_offloader(_WorkerOffloader(executor))
@@ -217,3 +218,70 @@ def test_a_change_stops_the_prefetch_of_the_state_before():
     plain = LofExplorer()
     plain.set_scheduler(FakeScheduler())
     assert plain.prefetch_jobs() and plain._schedule_prefetch() is None   # no offloader: nothing submitted
+
+
+def test_the_prefetch_is_an_option_off_by_default(monkeypatch):
+    """EXPLORER_LOF_PREFETCH=1 turns the idle prefetch on; unset (or anything else) leaves it off: after an answer
+    nothing is submitted to the worker."""
+    from explorer.games.tagraid import lof_views
+
+    monkeypatch.delenv(lof_views.PREFETCH_ENV, raising=False)
+    assert not lof_views.prefetch_enabled()
+    ex = _HeldExecutor()
+    w = LofExplorer()
+    sched = FakeScheduler()
+    w.set_scheduler(sched)
+    w.set_offloader(_WorkerOffloader(ex))
+    w.update()
+    sched.run_all()
+    assert ex.jobs == [] and not w.prefetch
+    monkeypatch.setenv(lof_views.PREFETCH_ENV, "1")
+    assert lof_views.prefetch_enabled() and LofExplorer().prefetch
+
+
+class _QueuedOffloader:
+    """An offloader that keeps each (compute, apply) until :meth:`finish` (the served worker, slowed down)."""
+
+    def __init__(self):
+        self.queue = []
+
+    def __call__(self, compute, apply):
+        self.queue.append((compute, apply))
+
+    def finish(self):
+        while self.queue:
+            compute, apply = self.queue.pop(0)
+            apply(compute())
+
+
+def test_a_row_shown_before_is_drawn_at_once_in_one_message_and_a_late_answer_is_not_drawn_over_it():
+    """Issue #24 item 3: selecting the previous shooter again draws its row from the explorer's kept answers: no
+    worker round trip, nothing computed, the pieces and the overlays in one canvas message, the same verdicts and
+    overlays as when it was computed. An answer of an older change that comes back after a newer one was drawn is
+    not drawn."""
+    w = LofExplorer()
+    w.analysis_cache = LofAnalysisCache()
+    off = _QueuedOffloader()
+    w.set_offloader(off)
+    first = w.shooter
+    w.update()
+    off.finish()
+    shown = ([(v.target, v.lof.has_lof, v.band, v.cover) for v in w.verdicts], list(w.board_view.overlays))
+    other = next(m for m in w.models if m != first)
+    w.set_shooter(other)
+    assert len(off.queue) == 1   # a new row: computed on the worker
+    off.finish()
+    computed = w.analysis_cache.computed
+    sent = _layer_messages(w)
+    w.set_shooter(first)
+    assert off.queue == [] and w.analysis_cache.computed == computed
+    assert len(sent) == 1 and sent[0] == {"pieces", "overlays"}
+    assert ([(v.target, v.lof.has_lof, v.band, v.cover) for v in w.verdicts], list(w.board_view.overlays)) == shown
+    # a late answer: the rotate's computation comes back after the select-back was drawn from the kept answers
+    w.rotate_model(first, 1)
+    assert len(off.queue) == 1
+    w.rotate_model(first, -1)          # back to a row shown before: drawn at once
+    assert len(off.queue) == 1 and [(v.target, v.lof.has_lof, v.band, v.cover) for v in w.verdicts] == shown[0]
+    off.finish()                       # the rotated table's answer arrives late: not drawn
+    assert [(v.target, v.lof.has_lof, v.band, v.cover) for v in w.verdicts] == shown[0]
+    assert list(w.board_view.overlays) == shown[1]

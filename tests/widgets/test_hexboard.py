@@ -90,7 +90,7 @@ def test_each_layer_redraw_is_one_message():
                   Circle((2, 2), 0.5, stroke="#e6a100", dash="4 2")]
     assert len(sent) == 4
     v.redraw()
-    assert len(sent) == 8  # four layers, one message each
+    assert len(sent) == 5  # the four drawn layers in one held message (the layers share one canvas manager)
 
 
 def test_click_selects_piece_or_hex_and_hover_reads_out_axial():
@@ -140,7 +140,7 @@ def test_rgb_parsing():
         rgb("green")
 
 
-def test_zoom_resizes_the_canvas_keeps_hit_testing_and_is_one_message_per_layer(board):
+def test_zoom_resizes_the_canvas_keeps_hit_testing_and_is_one_message(board):
     v = HexBoardView(board, scale=20)
     v.set_pieces([Piece("p", board.layout.hex_to_pixel(Hex(3, 3)), 0.3)])
     calls = []
@@ -150,7 +150,7 @@ def test_zoom_resizes_the_canvas_keeps_hit_testing_and_is_one_message_per_layer(
     v.zoom_in.click()
     assert v.scale == pytest.approx(25.0) and calls == [25.0]
     assert v.canvas.width > w0 and v.canvas.layout.width == f"{v.canvas.width}px"
-    assert len(sent) == 4  # the full redraw after a zoom: one message per layer
+    assert len(sent) == 1  # the full redraw after a zoom: every layer in one message
     assert v.piece_at(*v.to_pixel(board.layout.hex_to_pixel(Hex(3, 3)))) == "p"
     assert v.hex_at(*v.to_pixel(board.layout.hex_to_pixel(Hex(5, 2)))) == Hex(5, 2)
     # zooming out is a pure view change: the finer drawing is kept and shown smaller, nothing is sent to the layers
@@ -164,7 +164,7 @@ def test_zoom_resizes_the_canvas_keeps_hit_testing_and_is_one_message_per_layer(
     v.zoom_in.click()   # back to the drawing's own size: still nothing redrawn
     assert v.shown_scale == v.scale == pytest.approx(25.0) and sent == [] and v.canvas.layout.width == f"{width}px"
     v.fit(600, 400)   # much smaller than the drawing (more than REUSE_RATIO): drawn again at that size
-    assert v.canvas.width <= 600 and v.canvas.height <= 400 and len(sent) == 4
+    assert v.canvas.width <= 600 and v.canvas.height <= 400 and len(sent) == 1
     assert min(600 - v.canvas.width, 400 - v.canvas.height) <= 2  # one side fills its box
     v.set_scale(1e6)
     assert v.scale == v.SCALE_RANGE[1]
@@ -177,14 +177,14 @@ def test_a_zoom_out_or_fit_after_a_zoom_in_redraws_nothing_and_a_far_zoom_out_re
     s0 = v.scale
     sent = _count(v)
     v.zoom_in.click()
-    assert len(sent) == 4 and not v.fitted
+    assert len(sent) == 1 and not v.fitted   # drawn again: every layer in one message
     del sent[:]
     v.zoom_fit.click()   # the fit resolution is coarser than the drawing: the drawing is shown fitted
     assert sent == [] and v.fitted and v.canvas.layout.width == "100%" and v.scale == pytest.approx(s0 * 1.25)
     v.zoom_out.click()   # 1.25 x 1.25 = 1.5625 times smaller than the drawing: still only shown smaller
     assert sent == [] and v.shown_scale == pytest.approx(s0 / 1.25) and v.scale == pytest.approx(s0 * 1.25)
     v.zoom_out.click()   # now more than REUSE_RATIO below the drawing: drawn again, at the new size
-    assert len(sent) == 4 and v.shown_scale == v.scale == pytest.approx(s0 / 1.25 ** 2)
+    assert len(sent) == 1 and v.shown_scale == v.scale == pytest.approx(s0 / 1.25 ** 2)
     assert v.canvas.layout.width == f"{v.canvas.width}px"
 
 

@@ -28,6 +28,7 @@ import logging
 import math
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
@@ -42,6 +43,7 @@ from explorer.errors import ScenarioError, short_repr
 from explorer.text import plural
 from explorer.hexgrid import Hex
 from explorer.render.svg import Circle
+from explorer.widgets.canvas import hold
 from explorer.widgets.hexboard import HexBoardView, Piece
 from explorer.widgets.label_floor import PHONE_MAX_WIDTH
 from explorer.widgets.layout import RESPONSIVE_CSS
@@ -134,6 +136,19 @@ def shared_analysis_cache() -> LofAnalysisCache:
     return _SHARED_CACHE
 
 
+PREFETCH_ENV = "EXPLORER_LOF_PREFETCH"
+"""The environment variable that turns the Line of Fire page's idle prefetch (:meth:`LofExplorer.prefetch_jobs`)
+on: ``EXPLORER_LOF_PREFETCH=1`` (exactly ``1``; unset or any other value: off). Off by default: measured in session
+16 (``benchmarks/bench_lof_interactions.py --prefetch-ab``), see :data:`LofExplorer.PREFETCH_DELAY_MS`."""
+
+
+def prefetch_enabled() -> bool:
+    """Whether a new :class:`LofExplorer` runs the idle prefetch (:data:`PREFETCH_ENV` is ``"1"``)."""
+    import os
+
+    return os.environ.get(PREFETCH_ENV, "0").strip() == "1"
+
+
 class LofExplorer(W.HBox):
     """The Line of Fire explorer: a hex board (click or tap a Model to make it the shooter, the selected Model; drag
     it to move it without selecting it; the rotate buttons, q / e, Ctrl/Shift/Alt + wheel or a two-finger twist turn
@@ -164,6 +179,10 @@ class LofExplorer(W.HBox):
         self._offload = None   # where the Line of Fire computation runs (set_offloader); None: at once
         self._pending_state = False
         self._generation = 0   # bumped by every update(): a background prefetch of an older state stops
+        self._answers: OrderedDict = OrderedDict()   # rows shown before (update): see ANSWERS_KEPT
+        self.prefetch = prefetch_enabled()
+        """Whether the served page runs the idle prefetch (:meth:`_schedule_prefetch`; default from
+        :data:`PREFETCH_ENV`)."""
         self.prefetched = 0
         """Pairs the background prefetch has looked up or computed (:meth:`_start_prefetch`; for tests)."""
         self.scenario = sc = scenario or default_lof_scenario()
@@ -718,6 +737,7 @@ class LofExplorer(W.HBox):
         self.rulings = default_rulings(dict(sc.rulings))
         if self.analysis_cache is not None:
             self.analysis_cache = LofAnalysisCache()
+        self._answers.clear()
         self._loading = True
         try:
             # options first, then the value (not under hold_trait_notifications: the held value was checked
@@ -776,11 +796,43 @@ class LofExplorer(W.HBox):
             except ScenarioError as e:   # shown beside the board when the answer is drawn
                 return e
 
+        key = self._answer_key(shooter, rulings)
+        known = self._answers.get(key) if key is not None else None
+        if known is not None:   # a row shown before (select back, flip back): drawn now, in one message
+            self._answers.move_to_end(key)
+            self._show_verdicts(list(known))
+            return
+
+        def remember(verdicts):
+            if key is not None and not isinstance(verdicts, ScenarioError):
+                self._answers[key] = tuple(verdicts)
+                while len(self._answers) > self.ANSWERS_KEPT:
+                    self._answers.popitem(last=False)
+            return verdicts
+
         if self._offload is None:
-            self._show_verdicts(compute())
+            self._show_verdicts(remember(compute()))
         else:
             self.board_view.set_pieces(model_pieces(self.models.values(), self.table))  # the Model moves now
-            self._offload(compute, lambda verdicts: self._show_verdicts(verdicts, pieces_drawn=True))
+            gen = self._generation
+            # only the latest change's answer is drawn (a row answered at once from _answers may have come after)
+            self._offload(lambda: remember(compute()),
+                          lambda verdicts: gen == self._generation and self._show_verdicts(verdicts, pieces_drawn=True))
+
+    ANSWERS_KEPT = 64
+    """Rows (a table state, shooter, readings and settings) whose verdicts an explorer keeps (:meth:`_answer_key`):
+    going back to one (select the previous shooter again, flip a ruling back, undo a nudge) draws it at once, in the
+    same message as the pieces, without the worker's round trip."""
+
+    def _answer_key(self, shooter: str, rulings) -> tuple | None:
+        """The key of the row :meth:`update` shows (every input of the analysis), or ``None`` if one is unhashable."""
+        try:
+            key = (id(self.scenario), tuple(self.models.values()), shooter, rulings.key(), self.calibration,
+                   self.weapon, self.threat)
+            hash(key)
+        except TypeError:   # pragma: no cover - every field is a frozen dataclass or a tuple
+            return None
+        return key
 
     def _show_verdicts(self, verdicts, pieces_drawn: bool = False) -> None:
         """Draw the answer of :meth:`update` (a list of verdicts, or the ScenarioError the computation raised);
@@ -795,13 +847,14 @@ class LofExplorer(W.HBox):
         opts = [("—", "")] + [(v.target, v.target) for v in self.verdicts if v.range is not None]
         if opts != getattr(self, "_ruler_opts", None):  # unchanged options: no message to the browser
             self._ruler_opts = opts
-            with self.ruler_pick.hold_trait_notifications():
+            with self.ruler_pick.hold_sync():   # the options and the value in one message
                 self.ruler_pick.options = opts
                 self.ruler_pick.value = keep if keep in [o[1] for o in opts] else ""
-        if pieces_drawn:
-            self._draw_overlays()
-        else:
-            self._draw()
+        with hold(self.board_view.canvas):   # pieces, overlays and marks: one message to the browser
+            if pieces_drawn:
+                self._draw_overlays()
+            else:
+                self._draw()
         self._state_changed()  # the link, the file and the Face to Face link (deferred under a scheduler)
         self._schedule_prefetch()
 
@@ -813,7 +866,15 @@ class LofExplorer(W.HBox):
     toggling the declared Move finds them in the analysis cache instead of computing them after the click. Measured
     with 300 ms (``benchmarks/bench_lof_interactions.py``, inputs about 0.6 s apart, load 12-20 on two cores): the
     prefetch rarely got ahead of the next input and its CPU slowed the interactions it does not serve (rotate,
-    hover, the Range Ruler: 1.1-3x), so it waits for a pause a benchmark's rapid inputs do not leave."""
+    hover, the Range Ruler: 1.1-3x), so it waits for a pause a benchmark's rapid inputs do not leave.
+
+    Off by default since session 16 (:attr:`prefetch`, :data:`PREFETCH_ENV`): measured on and off in the same run,
+    with a 1.5 s pause before each input so that it does run (``bench_lof_interactions.py --prefetch-ab --think-ms
+    1500``, two runs, load 2-8 and 6.5-7.2), it helped only some of what it serves (1280 / phone, on against off:
+    the shooter dropdown 0.46-0.56x / 1.01-1.21x, a ruling 0.33-0.86x / 2.0-2.4x, select 0.87-0.88x / 0.48-1.04x)
+    and slowed what it does not (hover 2.9-3.1x, nudge 1.4x, drag 1.3-1.8x, the Range Ruler 1.1-2.4x), for 3.4-4.4x
+    the server's CPU over a run (9.1-10.7 s against 2.4-2.5 s at 1280): on two cores shared by several sessions its
+    work takes the CPU the next click needs. Rows shown before are kept by the explorer instead (:data:`ANSWERS_KEPT`)."""
     PREFETCH_MAX_PAIRS = 1_000
     """At most this many pairs looked up or computed per prefetch (a bound on a crowded table's background work)."""
     PREFETCH_PAUSE = 1.0
@@ -824,7 +885,7 @@ class LofExplorer(W.HBox):
 
     def _schedule_prefetch(self) -> None:
         executor = getattr(self._offload, "executor", None)
-        if self._schedule is None or executor is None or self.analysis_cache is None:
+        if not self.prefetch or self._schedule is None or executor is None or self.analysis_cache is None:
             return
         gen = self._generation
         self._schedule(lambda: self._start_prefetch(gen, executor), self.PREFETCH_DELAY_MS)
