@@ -21,6 +21,17 @@ Rows:
   (``LofAnalysisCache.all_pairs``: LoF, Range and Partial Cover of every ordered pair, recomputing only the pairs
   the move can change), median of ``--moves`` moves; (c) the same incremental analysis with and without the
   dependency test (``LofAnalysisCache(by_dependency=False)``: every pair's key built and looked up). Goal: < 20 ms.
+* after one Model moves, the LoF verdicts only (``LofAnalysisCache.all_pairs(lazy=True)``, issue 24 session 16): every
+  ordered pair's Line of Fire verdict (has LoF or not, reason, witness: what the all-pairs rows above compute, the
+  full rule with ``explain=False``), recomputing only the pairs the move can change; each pair's explanation, cut
+  rays, Range Ruler and Partial Cover are computed when first read (:class:`lof_analysis.LazyVerdict`). Timed
+  against the eager incremental analysis (LoF + Range + Cover + explanations of every recomputed pair) of the same
+  moves in the same run. Goal: < 20 ms. Two more rows say what reading costs, so that nothing is hidden: the lazy
+  call plus reading every part of the moved Model's row (the page shows one shooter's targets), and the lazy call
+  plus reading every part of every pair (one pair at a time, not batched: more than the eager analysis). The
+  answers are read after the timing and checked equal to the eager analysis's: the verdicts (has LoF, reason,
+  witness) of the lazy row, whose other parts are never read (reading them would fill the verdicts later moves
+  keep), and every part of the two reading rows.
 * the cold analysis of every ordered pair (LoF, Range and Partial Cover, an empty cache) with the Range Ruler's
   searches batched (``lof_analysis._BATCH_RANGES``, their golden-section loops run as one) and one pair at a time.
 * ruling flips (issue 24 item 2, "re-decide only what the ruling reads"): for each of :data:`FLIP_READINGS`, the
@@ -172,6 +183,45 @@ def main(argv=None) -> int:
     rows.append((f"after one Model moves: incremental LoF + Range + Cover (median of {moves})", _ms(res[True][1]),
                  _ms(res[False][1]), f"{res[False][1] / res[True][1]:.2f}x", "identical" if same else "MISMATCH",
                  "" if args.quick else ("MET" if res[True][1] < 0.02 else "MISSED") + " (< 20 ms)"))
+    # the LoF verdicts only (lazy=True), and what reading the deferred parts costs, against the eager analysis
+    lazy = {}
+    for mode in ("eager", "lazy", "lazy+row", "lazy+all"):
+        table = board(0, radius, n, scenery, holes)
+        cache = LofAnalysisCache()
+        cache.all_pairs(table, rul.copy(), lazy=mode != "eager")
+        rng = np.random.default_rng(1)
+        inc, answers = [], []
+        for _ in range(moves):
+            table, mid = _nudged(table, rng, False)
+            t0 = time.process_time()
+            got = cache.all_pairs(table, rul.copy(), lazy=mode != "eager")
+            if mode == "lazy+row":
+                for t in table.models:
+                    if t != mid:
+                        got[(mid, t)].range  # noqa: B018  (reading one part computes them all)
+            elif mode == "lazy+all":
+                for v in got.values():
+                    v.range  # noqa: B018
+            inc.append(time.process_time() - t0)
+            if mode == "lazy":  # the verdicts only: reading the rest would fill the kept verdicts of later moves
+                answers.append([(k, v.lof_verdict.has_lof, v.lof_verdict.reason, v.lof_verdict.witness)
+                                for k, v in sorted(got.items())])
+            else:
+                answers.append([(k, v.lof.has_lof, v.lof.reason, v.lof.witness, v.lof.blocked_by, v.blocked_rays,
+                                 v.range and v.range.distance, v.band, v.mod, v.cover and v.cover.in_cover)
+                                for k, v in sorted(got.items())])
+        lazy[mode] = (statistics.median(inc), answers)
+    verdicts_only = [[row[:4] for row in move] for move in lazy["eager"][1]]
+    same_lazy = lazy["lazy"][1] == verdicts_only and all(lazy[m][1] == lazy["eager"][1] for m in ("lazy+row",
+                                                                                               "lazy+all"))
+    ok &= same_lazy
+    for mode, what, goal in (("lazy", "LoF verdicts only, the rest on read (lazy=True)", True),
+                             ("lazy+row", "lazy, then every part of the moved Model's row read", False),
+                             ("lazy+all", "lazy, then every part of every pair read", False)):
+        t_l, t_e = lazy[mode][0], lazy["eager"][0]
+        rows.append((f"after one Model moves: {what} vs eager LoF + Range + Cover (median of {moves})", _ms(t_l),
+                     _ms(t_e), f"{t_e / t_l:.2f}x", "identical" if same_lazy else "MISMATCH",
+                     "" if args.quick or not goal else ("MET" if t_l < 0.02 else "MISSED") + " (< 20 ms)"))
     rows.append((f"after one Model moves: incremental by dependency vs every pair's key looked up (median of "
                  f"{moves})", _ms(dep[True][0]), _ms(dep[False][0]), f"{dep[False][0] / dep[True][0]:.2f}x",
                  "identical" if same_dep else "MISMATCH",
@@ -205,7 +255,11 @@ def main(argv=None) -> int:
     for r in [head, tuple("-" * w for w in widths)] + rows:
         print("  ".join(str(c).ljust(w) for c, w in zip(r, widths)))
     print("ratio = former path time / fast path time, both measured in this run (the dependency row: the former column "
-          "is the fast path with LofAnalysisCache(by_dependency=False); the cold row: the fast path with "
+          "is the fast path with LofAnalysisCache(by_dependency=False); the lazy rows: the former column is the eager "
+          "LofAnalysisCache.all_pairs (LoF + Range + Cover + explanations of every recomputed pair), the fast column "
+          "all_pairs(lazy=True), which computes the LoF verdicts of the recomputed pairs (has LoF, reason, witness) "
+          "and leaves Range, Cover, explanations and cut rays to be computed when read, plus the reading the row "
+          "names; the cold row: the fast path with "
           "lof_analysis._BATCH_RANGES = False; the flip rows: the former column is a full recompute under the flipped "
           "readings, a fresh LofAnalysisCache, and the fast path the warm cache after the flip).")
 

@@ -23,8 +23,9 @@ def test_bench_lof_fast_quick_checks_fast_against_former_path():
     out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_lof_fast.py"), "--quick", "--agree", "3"],
                          capture_output=True, text=True, timeout=600, cwd=ROOT, env=env)
     assert out.returncode == 0, out.stderr
-    # 7 rows, then two per flipped reading (bench_lof_fast.FLIP_READINGS: 8), each checked against a full recompute
-    assert out.stdout.count("identical") == 7 + 2 * 8 and "ratio = former path time" in out.stdout
+    # 10 rows (three of them the lazy analysis, all_pairs(lazy=True)), then two per flipped reading
+    # (bench_lof_fast.FLIP_READINGS: 8), each checked against a full recompute
+    assert out.stdout.count("identical") == 10 + 2 * 8 and "ratio = former path time" in out.stdout
     assert out.stdout.count("flip it back") == 8
     assert "agreement: 3/3 random tables identical" in out.stdout
     assert "MISMATCH" not in out.stdout + out.stderr

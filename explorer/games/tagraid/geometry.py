@@ -136,6 +136,8 @@ class PolygonIndex:
         :func:`capsule`, ``tree.query(region, predicate="intersects")`` and :func:`_first_stage`, so the same
         results)."""
         keys = [(a.x, a.y, a.r, b.x, b.y, b.r, pad) for a, b in pairs]
+        if len(keys) == 1 and keys[0] in self._regions:  # one search's set-up, already built (the usual case)
+            return [self._regions[keys[0]]]
         todo = list(dict.fromkeys(k for k in keys if k not in self._regions))
         if todo:
             if len(self._regions) + len(todo) > self.MAX_REGIONS:

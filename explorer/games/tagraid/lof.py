@@ -859,10 +859,10 @@ def clear_segment(table: TableTop, shooter: Model | str, target: Model | str, ru
         if arc_part:
             alternatives = arc_clips(s.center, s.facing, s.arc_degrees())
     a, b = table.disc(s), table.disc(t)
-    _prefetch_regions(table)
     shooter_side = (s.kind == "miner" and s.arc_degrees() < 360.0
                     and rulings.chosen("lof_shooter_arc") == "front_half")
     if shooter_side:  # the line must leave the part of the shooter's base inside its arc
+        _prefetch_regions(table)
         used["lof_shooter_arc"] = rulings.reading("lof_shooter_arc")
         clips = arc_clips(s.center, s.facing, s.arc_degrees())
         if arc_part:  # and end in the part of the target inside the arc: both ends clipped
@@ -871,7 +871,8 @@ def clear_segment(table: TableTop, shooter: Model | str, target: Model | str, ru
             res = _search(a, b, obs, tb, clips, shooter_side=True)
     else:
         res = _batched_search(table, s, t, obs, tb, rulings) if alternatives == [()] else None
-        if res is None:
+        if res is None:  # (an answer batched beforehand needs no regions)
+            _prefetch_regions(table)
             res = _search(a, b, obs, tb, alternatives, shooter_side=False)
     return res, obs, used
 

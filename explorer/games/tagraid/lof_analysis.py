@@ -7,7 +7,8 @@ Threat Level.
 
 Public API:
 
-* :class:`TargetVerdict`, :class:`BlockedRay` — one target's verdicts.
+* :class:`TargetVerdict`, :class:`BlockedRay` — one target's verdicts; :class:`LazyVerdict` — the same with only
+  the Line of Fire verdict computed at once (``all_pairs(lazy=True)``), the rest on first read.
 * :func:`analyse` — the verdicts of one shooter against every other Model (``cache=`` makes it incremental).
 * :class:`LofAnalysisCache` — the cache: :meth:`~LofAnalysisCache.analyse` (one shooter) and
   :meth:`~LofAnalysisCache.all_pairs` (every ordered pair).
@@ -66,7 +67,7 @@ from .options import rulings as default_rulings
 from .pieces import Model, disc_in_arc
 from .ranges import DEFAULT_RANGE_CALIBRATION, RangeCalibration, RangeResult, WeaponRanges, measure_range
 
-__all__ = ["TargetVerdict", "BlockedRay", "analyse", "LofAnalysisCache", "local_table", "NEAR"]
+__all__ = ["TargetVerdict", "LazyVerdict", "BlockedRay", "analyse", "LofAnalysisCache", "local_table", "NEAR"]
 
 NEAR = 1e-3
 """Board units: pieces within this distance of a pair's capsule belong to its local table (much more than the
@@ -123,6 +124,76 @@ class TargetVerdict:
         if self.threat is not None:
             out.append(str(self.threat.rule))
         return out
+
+
+class _Details:
+    """The deferred part of a :class:`LazyVerdict`: :meth:`get` computes the pair's full :class:`TargetVerdict` once
+    (:meth:`LofAnalysisCache.verdict` on the pair's local table, under a copy of the readings of the
+    :meth:`LofAnalysisCache.all_pairs` call that made it) and keeps it; the copies of a verdict share one."""
+
+    __slots__ = ("_fill", "full")
+
+    def __init__(self, fill):
+        self._fill = fill
+        self.full: TargetVerdict | None = None
+
+    def get(self) -> TargetVerdict:
+        if self.full is None:
+            self.full = self._fill()
+            self._fill = None  # the local table and the call's context are no longer needed
+        return self.full
+
+
+def _detail(name: str, doc: str):
+    return property(lambda self: getattr(self._details.get(), name), doc=doc)
+
+
+class LazyVerdict(TargetVerdict):
+    """A verdict of :meth:`LofAnalysisCache.all_pairs` with ``lazy=True``: the Line of Fire verdict computed at
+    once, everything else on first read.
+
+    Attributes:
+        target: Model id.
+        lof_verdict: the LoF verdict without its explanation (``line_of_fire(..., explain=False)``: ``has_lof``,
+            ``reason``, ``witness``, ``in_arc``, ``arc_degrees``, ``rule``, ``candidates_tested`` as the explained
+            verdict has them; ``rays`` empty and, when blocked, ``blocked_by`` empty and a shorter ``detail``).
+        hex_distance: hexagons between the two Models' hexagons.
+        lof, range, band, mod, cover, threat, blocked_rays: as :class:`TargetVerdict`, computed when one of them is
+            first read (all together, on the pair's local table, under the readings of the call that made this
+            verdict) and kept; equal to the eager verdict's. Read-only.
+        filled: whether they have been computed.
+
+    Equality: equal to any :class:`TargetVerdict` with equal fields (reading them computes them).
+    """
+
+    def __init__(self, target: str, lof_verdict: LoFResult, hex_distance: int, details: _Details):
+        self.__dict__.update(target=target, lof_verdict=lof_verdict, hex_distance=hex_distance, _details=details)
+
+    lof = _detail("lof", "The explained LoF verdict (computed on first read).")
+    range = _detail("range", "The Range Ruler measurement when there is LoF (computed on first read).")
+    band = _detail("band", "The weapon's effective band (computed on first read).")
+    mod = _detail("mod", "The weapon's MOD (computed on first read).")
+    cover = _detail("cover", "Partial Cover (computed on first read).")
+    threat = _detail("threat", "The Threat Level (computed on first read).")
+    blocked_rays = _detail("blocked_rays", "The cut explanatory rays of a blocked verdict (computed on first read).")
+
+    @property
+    def filled(self) -> bool:
+        return self._details.full is not None
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, TargetVerdict):
+            return NotImplemented
+        return all(getattr(self, f) == getattr(other, f) for f in _VERDICT_FIELDS)
+
+    __hash__ = None  # type: ignore[assignment]  # as the dataclass's (eq without frozen)
+
+    def __repr__(self) -> str:
+        state = "filled" if self.filled else "details not read"
+        return f"LazyVerdict(target={self.target!r}, has_lof={self.lof_verdict.has_lof}, {state})"
+
+
+_VERDICT_FIELDS = ("target", "lof", "range", "band", "mod", "cover", "threat", "hex_distance", "blocked_rays")
 
 
 def _obstacle_geom(table: TableTop, label: str):
@@ -341,18 +412,34 @@ class _Pieces:
 
     def _near_rows(self, s: Model) -> np.ndarray:
         """``rows[i, j]``: Model j is near the capsule of ``s`` and Model i (``s`` itself excluded)."""
+        return self._near_block([self._index[s.id]])[0]
+
+    def prefetch_near(self, shooters: Iterable[Model]) -> None:
+        """The rows of :meth:`near_others` of every one of ``shooters`` not computed yet, in one numpy pass (the same
+        arithmetic element by element as one shooter at a time)."""
+        todo = list(dict.fromkeys(m.id for m in shooters if m.id not in self._near))
+        if len(todo) > 1:
+            for sid, rows in zip(todo, self._near_block([self._index[i] for i in todo])):
+                self._near[sid] = rows
+
+    def _near_block(self, idx: list[int]) -> np.ndarray:
+        """``rows[k, i, j]``: Model j is near the capsule of Model ``idx[k]`` and Model i (``idx[k]`` excluded): the
+        distance from j's centre to the segment between the two centres is at most ``max(r_s, r_i) + NEAR + r_j``
+        (each product and sum written out, so that one shooter or many give the same bits)."""
         xy = np.array([(m.x, m.y) for m in self.models], dtype=float).reshape(-1, 2)
         r = np.array([self.radius[m.id] for m in self.models], dtype=float)
-        d = xy - (s.x, s.y)                                   # s -> target i (rows) and s -> model j (columns)
-        ll = (d * d).sum(axis=1)                              # |s t_i|^2
-        dot = d @ d.T                                         # (t_i - s) . (m_j - s)
+        ix = np.array(idx, dtype=np.intp)
+        d = xy[None, :, :] - xy[ix][:, None, :]               # s -> target i (rows) and s -> model j (columns)
+        dx, dy = d[:, :, 0], d[:, :, 1]
+        ll = dx * dx + dy * dy                                # |s t_i|^2
+        dot = dx[:, :, None] * dx[:, None, :] + dy[:, :, None] * dy[:, None, :]   # (t_i - s) . (m_j - s)
         with np.errstate(divide="ignore", invalid="ignore"):
-            u = np.where(ll[:, None] > 0, np.clip(dot / ll[:, None], 0.0, 1.0), 0.0)
-        fx = d[None, :, 0] - u * d[:, None, 0]
-        fy = d[None, :, 1] - u * d[:, None, 1]
-        reach = np.maximum(self.radius[s.id], r)[:, None] + NEAR + r[None, :]
+            u = np.where(ll[:, :, None] > 0, np.clip(dot / ll[:, :, None], 0.0, 1.0), 0.0)
+        fx = dx[:, None, :] - u * dx[:, :, None]
+        fy = dy[:, None, :] - u * dy[:, :, None]
+        reach = np.maximum(r[ix][:, None], r[None, :])[:, :, None] + NEAR + r[None, None, :]
         rows = np.hypot(fx, fy) <= reach
-        rows[:, self._index[s.id]] = False
+        rows[np.arange(len(ix)), :, ix] = False
         return rows
 
     def looker_key(self, m: Model, other: Model, chosen: Mapping[str, str]) -> tuple:
@@ -594,8 +681,16 @@ class LofAnalysisCache:
 
     def all_pairs(self, table: TableTop, rulings: Rulings | None = None,
                   calibration: RangeCalibration = DEFAULT_RANGE_CALIBRATION, weapon: WeaponRanges | None = None,
-                  threat: ThreatLevels | None = None) -> dict[tuple[str, str], TargetVerdict]:
-        """``{(shooter, target): verdict}`` for every ordered pair of Models on ``table``."""
+                  threat: ThreatLevels | None = None, *, lazy: bool = False
+                  ) -> dict[tuple[str, str], TargetVerdict]:
+        """``{(shooter, target): verdict}`` for every ordered pair of Models on ``table``.
+
+        ``lazy=True``: each verdict is a :class:`LazyVerdict`: only the Line of Fire verdict of each pair is computed
+        now (``line_of_fire(..., explain=False)``, the batched searches); its explanation, cut rays, Range Ruler,
+        Partial Cover and Threat Level are computed when first read, one pair at a time, and equal the eager
+        verdict's. ``rulings.consulted`` then records the readings the LoF verdicts consulted, not those the
+        deferred parts will read. The page reads those parts for one shooter's targets only; the benchmarks time
+        both modes (``benchmarks/bench_lof_fast.py``)."""
         rulings = rulings or default_rulings()
         weapon = weapon or WeaponRanges()
         ctx = self._context(table, rulings)
@@ -603,26 +698,37 @@ class LofAnalysisCache:
         pairs = [(s, t) for s in ms for t in ms if s.id != t.id]
         if not geometry.FAST_PATH:
             self._last = None
+            if lazy:
+                snap = rulings.copy()
+                return {(s.id, t.id): self._lazy_verdict(table, s, t, rulings, snap, calibration, weapon, threat, ctx)
+                        for s, t in pairs}
             return {(s.id, t.id): self.verdict(table, s, t, rulings, calibration, weapon, threat, _ctx=ctx)
                     for s, t in pairs}
-        setting = (ctx[0][0], calibration, weapon, threat)
+        setting = (ctx[0][0], calibration, weapon, threat, lazy)
         last = self._last
         kept: dict[tuple[str, str], tuple[TargetVerdict, tuple]] = {}
         if self.by_dependency and last is not None and last.setting == setting and last.ids == tuple(m.id for m in ms):
             dirty = _dirty_pairs(ms, last.models, ctx[1])
             changed = {k for k, v in ctx[2].items() if last.chosen.get(k) != v}
-            if changed:  # flipped rulings: the pairs whose verdicts read one of them are decided again
+            if changed and lazy:  # a deferred part may read any reading: every pair is made again (its LoF
+                dirty[:] = True    # verdict reused from the cache when the readings it consulted are unchanged)
+            elif changed:  # flipped rulings: the pairs whose verdicts read one of them are decided again
                 dirty |= _reading_dirty(ms, last, changed)
-            kept = {(s.id, t.id): last.pairs[(s.id, t.id)] for i, s in enumerate(ms) for j, t in enumerate(ms)
-                    if i != j and not dirty[i, j]}
+            rows, lp = dirty.tolist(), last.pairs
+            kept = {(s.id, t.id): lp[(s.id, t.id)] for s, row in zip(ms, rows) for t, d in zip(ms, row)
+                    if not d and s is not t}
             pairs = [(s, t) for s, t in pairs if (s.id, t.id) not in kept]
-        self._batch_searches(table, pairs, rulings, ctx)
+        self._batch_searches(table, pairs, rulings, ctx, lazy=lazy)
         done: dict[tuple[str, str], tuple[TargetVerdict, tuple]] = dict(kept)
         late: tuple[list, list] = ([], [])
+        snap = rulings.copy() if lazy else None
         try:
             for s, t in pairs:
                 r = rulings.copy()
-                v = self.verdict(table, s, t, r, calibration, weapon, threat, _ctx=ctx, _late=late)
+                if lazy:
+                    v = self._lazy_verdict(table, s, t, r, snap, calibration, weapon, threat, ctx)
+                else:
+                    v = self.verdict(table, s, t, r, calibration, weapon, threat, _ctx=ctx, _late=late)
                 done[(s.id, t.id)] = (v, tuple(r.consulted.items()))
             self._finish_cut_rays(late)
         except BaseException:
@@ -632,17 +738,44 @@ class LofAnalysisCache:
         self._last = _LastCall(setting, tuple(m.id for m in ms), ms, done, ctx[2])
         out = {}
         update, new = rulings.consulted.update, object.__new__
+        seen = None
         for s in ms:
             for t in ms:
                 if s.id != t.id:
                     v, consulted = done[(s.id, t.id)]
-                    update(consulted)  # in pair order, as the verdicts consulted them
+                    if consulted is not seen:  # in pair order, as the verdicts consulted them
+                        update(consulted)
+                        seen = consulted
+                    if lazy:  # read-only: the caller gets the kept verdict itself
+                        out[(s.id, t.id)] = v
+                        continue
                     # the caller's own verdict (the kept one stays as computed): copy.copy's shallow copy, made
                     # directly (a plain dataclass: its fields are its __dict__)
                     out[(s.id, t.id)] = w = new(TargetVerdict)
                     w.__dict__.update(v.__dict__)
                     w.blocked_rays = list(v.blocked_rays)
         return out
+
+    def _lazy_verdict(self, table: TableTop, s: Model, t: Model, rulings: Rulings, snap: Rulings,
+                      calibration: RangeCalibration, weapon: WeaponRanges, threat: ThreatLevels | None,
+                      ctx) -> LazyVerdict:
+        """The :class:`LazyVerdict` of ``s -> t``: the LoF verdict without explanation (cached under the pair's key
+        like the others; ``rulings`` records what it consulted) and, deferred, :meth:`verdict` under a copy of
+        ``snap`` (the call's readings) on the same context."""
+        (token, static), pieces, chosen, shared = ctx
+        others, base = pieces.keys.get((s.id, t.id)) or self._pair_key(token, pieces, chosen, s, t)
+
+        def compute(r: Rulings) -> LoFResult:
+            key = (min(s.id, t.id), max(s.id, t.id), tuple(m.id for m in others))
+            lt = shared.get(key)
+            if lt is None:
+                lt = shared[key] = self._kept_local(token, key, table) or self._keep_local(
+                    token, key, table, local_table(table, s, t, others, static))
+            return line_of_fire(lt, s, t, r, explain=False)
+
+        lofv = self._get(("lof_verdict",) + base, chosen, compute, rulings)
+        details = _Details(lambda: self.verdict(table, s, t, snap.copy(), calibration, weapon, threat, _ctx=ctx))
+        return LazyVerdict(t.id, lofv, distance(pieces.hex_of(table, s), pieces.hex_of(table, t)), details)
 
     @staticmethod
     def _finish_cut_rays(late: tuple[list, list]) -> None:
@@ -669,7 +802,8 @@ class LofAnalysisCache:
         return variants is not None and any(all(chosen.get(k) == v for k, v in consulted)
                                             for consulted, _ in variants)
 
-    def _batch_searches(self, table: TableTop, pairs: list[tuple[Model, Model]], rulings: Rulings, ctx) -> None:
+    def _batch_searches(self, table: TableTop, pairs: list[tuple[Model, Model]], rulings: Rulings, ctx, *,
+                        lazy: bool = False) -> None:
         """The fast path: before the verdicts, the clear-segment searches of every pair whose LoF is not cached (both
         ways, as LoF and its reciprocity check may ask) run together on the pairs' local tables
         (:func:`.geometry.find_clear_segments`); each local table keeps its answers for :func:`.lof.clear_segment`,
@@ -679,7 +813,8 @@ class LofAnalysisCache:
         explanations of every verdict :func:`.lof.line_of_fire` will explain (:func:`.lof._explain_batch`) and, under
         ``range_measurement = along_lof``, the Range Ruler of every pair found clear
         (:func:`.geometry.shortest_clear_segments`; :data:`_BATCH_RANGES`), each kept on the pair's local table
-        for the same obstacles only. Changes no answer."""
+        for the same obstacles only (``lazy``: the searches only, for the LoF verdicts of
+        :meth:`_lazy_verdict`). Changes no answer."""
         (token, static), pieces, chosen, shared = ctx
         r0 = rulings.copy()
         tb = r0.reading("lof_grazing") == "touching_blocks"
@@ -687,9 +822,10 @@ class LofAnalysisCache:
         front = chosen.get("lof_shooter_arc") == "front_half"
         items, dests, queued = [], [], set()
         todo, new_lkeys = [], {}
+        pieces.prefetch_near(s for s, _ in pairs)
         for s, t in pairs:
             others, base = self._pair_key(token, pieces, chosen, s, t)
-            if self._cached(("lof",) + base, chosen):
+            if self._cached(("lof_verdict" if lazy else "lof",) + base, chosen):
                 continue
             lkey = (min(s.id, t.id), max(s.id, t.id), tuple(m.id for m in others))
             if lkey not in shared and lkey not in new_lkeys:
@@ -733,6 +869,9 @@ class LofAnalysisCache:
         found = geometry.find_clear_segments(items, touching_blocks=tb, keep=setups)
         for (lt, xid, yid, tmpl), (ax, ay, obs), res in zip(dests, items, found):
             lt.__dict__.setdefault("_prebatched", {})[(xid, yid, tb, id(tmpl))] = (tmpl, res)
+        if lazy:
+            return
+        for (lt, xid, yid, tmpl), (ax, ay, obs), res in zip(dests, items, found):
             if res.witness is None or not res.contact:  # line_of_fire will explain this verdict
                 expl.append((ax, ay, obs, tb, res.witness is None))
                 where.append((lt, xid, yid, tmpl))
