@@ -153,22 +153,24 @@ def test_the_sheets_name_the_alpha_agent_after_a_succession():
     assert "gd-alpha" not in seen[i - 1][3] and "Alpha Agent: <b>Biotech</b>" in seen[i][3]
 
 
-def test_a_file_refused_while_it_is_played_keeps_no_card_or_sheet_of_the_round_before_it():
+def test_a_file_refused_while_it_is_played_keeps_the_round_shown_its_card_and_sheets():
     """Session 16 (issue 21 second reading, the Round page in Chromium): gd-round-mission-3 at step 6 (the Marine on
     4,1, Close Encounter card 12 shown), then a file of the same round with a second Action in the Marine's turn. The
-    play stops at that refusal and the step card says there is no step, but the sheets ("Marine on 4,1") and the Close
-    Encounter card ("drawn after Marine's turn") stayed those of the round before, under the new file's name."""
+    file is refused (raised, for the Open control to say beside it) and the page keeps its round: step 6, its map, its
+    sheets and card (first the sheets and card stayed under "No step to show"; then, commit 1bdc25c, they were
+    emptied with the map; both lost the user's round)."""
+    from explorer.errors import RuleViolation
+
     w = page()
     w.load("gd-round-mission-3")
     w.go(+5)
     assert w.position == 6 and "Marine" in w.sheets.value and "Close Encounter card 12" in w.card.value
+    shown = (w.map.value, w.sheets.value, w.card.value, w.focus.value, w.url_state())
     bad = G.scenario_text("gd-round-mission-3").replace(
         '{ kind = "action", what = "Deploy an EMP-Nuke Bomb" }]',
         '{ kind = "action", what = "Deploy an EMP-Nuke Bomb" }, { kind = "action", what = "again" }]')
     assert bad != G.scenario_text("gd-round-mission-3")
-    w.open_text(bad, "twice.toml")
-    assert "already used its Action" in w.message.value and "twice.toml" in w.message.value
-    assert w.positions == [] and "No step to show" in w.focus.value
-    assert w.sheets.value == "" and w.card.value == "" and w.map.value == ""
-    w.load("gd-round-mission-3")
-    assert w.position == 1 and w.sheets.value and "Marine" in w.sheets.value
+    with pytest.raises(RuleViolation, match="^twice.toml: .*already used its Action"):
+        w.open_text(bad, "twice.toml")
+    assert w.position == 6 and len(w.positions) > 6 and not w.message.value
+    assert (w.map.value, w.sheets.value, w.card.value, w.focus.value, w.url_state()) == shown
