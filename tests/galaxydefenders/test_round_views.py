@@ -174,3 +174,30 @@ def test_a_file_refused_while_it_is_played_keeps_the_round_shown_its_card_and_sh
         w.open_text(bad, "twice.toml")
     assert w.position == 6 and len(w.positions) > 6 and not w.message.value
     assert (w.map.value, w.sheets.value, w.card.value, w.focus.value, w.url_state()) == shown
+
+
+def test_an_areas_name_sits_below_the_figure_on_its_centre_hex_and_its_ring():
+    """Session 16 (Chromium, gd-round-mission-3 at step 5): "Area B" ran over the Marine's circle and the amber ring
+    round it on Area B's centre hex, "Area C" over the Xeno-Delta's. Each name's text (11 px, its top about 0.75 of
+    that above its baseline) now starts below every circle drawn on its centre hex, rings with their stroke."""
+    import re
+
+    w = page()
+    w.load("gd-round-mission-3")
+    w.go(+4)
+    svg = w.map.value
+    circles = [(float(x), float(y), float(r) + float(sw) / 2) for x, y, r, sw in re.findall(
+        r'<circle cx="([-\d.]+)" cy="([-\d.]+)" r="([-\d.]+)"[^>]*?stroke-width="([-\d.]+)"', svg)]
+    labels = re.findall(r'<text class="label" x="([-\d.]+)" y="([-\d.]+)"[^>]*>Area (\w+)</text>', svg)
+    assert {a for _, _, a in labels} >= {"A", "B", "C"}
+    crowded = 0
+    for x, y, a in labels:
+        x, base = float(x), float(y)
+        on_centre = [c for c in circles if abs(c[0] - x) < 1 and base - 40 < c[1] < base]
+        assert on_centre, a                                    # the dashed ring of the centre hex at least
+        crowded += len(on_centre) > 1
+        top = base - 0.75 * 11
+        for cx, cy, r in on_centre:
+            if r < 0.7 * 40:                                   # a figure's circle or the amber ring (not the dashed one)
+                assert top > cy + r, (a, top, cy + r)
+    assert crowded >= 2                                        # Area B and Area C each hold a figure at this step
