@@ -16,6 +16,12 @@ is that, else the state the frame found, said in words).
 Link state: ``{"scenario": built-in id, "step": n, "rulings": {key: reading}}``, or for an opened file
 ``{"file": TOML text, "name": file name, "step": n, "rulings": {...}}`` (every field checked before any is set: a bad
 link changes nothing and is named in one line).
+
+Opening is all or nothing (:meth:`RoundStepperView._show_scenario`): a file (or a link's file) that is not TOML, not
+the round format, or that the game refuses when it is played (an error raised, or no step to show) leaves the page
+as it was, its round, step, map, extras and link, and its one-line refusal is said once, beside the Open control. A
+play that stops at a "Not allowed" step after steps it shows (what ``explorer resolve`` prints as an outcome, as the
+built-in dg-slot-full) opens, the refusal under the step.
 """
 
 from __future__ import annotations
