@@ -58,9 +58,11 @@ def test_a_built_in_opens_and_a_wrong_file_is_refused_naming_it(pages):
 
 
 def test_a_play_refusal_without_the_files_name_is_a_fault(pages, monkeypatch):
-    """me-round-2 with Tali's Strategy Roll one face short loads, and is refused while the page plays it: with the
-    page's naming gate taken away, that refusal no longer names the file, and the run says so."""
+    """me-round-2 with Tali's Strategy Roll one face short parses, and is refused when the page plays it (the page
+    keeps its round and says the refusal beside Open, session 16): with the page's naming gates taken away, that
+    refusal no longer names the file, and the run says so."""
     import explorer.widgets.round_stepper as RS
+    from explorer.errors import ScenarioError
 
     page = next(p for p in pages if p.name == "masseffect-round")
     text = _builtin_bytes("masseffect", "me-round-2").decode("utf-8")
@@ -68,10 +70,11 @@ def test_a_play_refusal_without_the_files_name_is_a_fault(pages, monkeypatch):
     assert text.count(old) == 1
     data = text.replace(old, 'rolls = [["move_2", "standard"]]').encode("utf-8")
     kind, detail = F.upload(page, data, "short-1.toml")
-    assert kind == "opened" and detail.startswith("short-1.toml: field 'turns[3].roll.rolls[0]'"), detail
+    assert kind == "refused" and detail.startswith("short-1.toml: field 'turns[3].roll.rolls[0]'"), detail
     monkeypatch.setattr(RS, "naming_source", lambda source: contextlib.nullcontext())
+    monkeypatch.setattr(ScenarioError, "with_source", lambda self, source: self)
     kind, detail = F.upload(page, data, "short-2.toml")
-    assert kind == "fault" and "does not name the file" in detail
+    assert kind == "fault" and ("does not name the file" in detail or "no message names the file" in detail), detail
 
 
 def test_a_loader_bug_is_a_fault(pages, monkeypatch):

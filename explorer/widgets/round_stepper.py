@@ -16,6 +16,12 @@ is that, else the state the frame found, said in words).
 Link state: ``{"scenario": built-in id, "step": n, "rulings": {key: reading}}``, or for an opened file
 ``{"file": TOML text, "name": file name, "step": n, "rulings": {...}}`` (every field checked before any is set: a bad
 link changes nothing and is named in one line).
+
+Opening is all or nothing (:meth:`RoundStepperView._show_scenario`): a file (or a link's file) that is not TOML, not
+the round format, or that the game refuses when it is played (an error raised, or no step to show) leaves the page
+as it was, its round, step, map, extras and link, and its one-line refusal is said once, beside the Open control. A
+play that stops at a "Not allowed" step after steps it shows (what ``explorer resolve`` prints as an outcome, as the
+built-in dg-slot-full) opens, the refusal under the step.
 """
 
 from __future__ import annotations
@@ -36,6 +42,16 @@ from .trace_stepper import render_trace_html
 
 LINK_SOURCE = "link"
 """How a refusal names a state read from a link."""
+
+WIDGET_INTERNALS = frozenset({"_cross_validation_lock", "_model_id", "_property_lock", "_holding_sync",
+                              "_states_to_send", "_msg_callbacks", "_display_callbacks", "comm", "_quiet",
+                              "_callbacks", "_holding"})
+"""Instance attributes of a page (and of its widgets) that :meth:`RoundStepperView._snapshot` leaves alone: the
+widget machinery's own (and every ``_trait...``), the page's observer guard and its link callbacks."""
+
+SNAPSHOT_TRAITS = ("options", "min", "max", "value", "disabled")
+"""The traits of each widget of a page that :meth:`RoundStepperView._snapshot` records (in the order they are set
+back: a dropdown's options before its value, a slider's range before its value)."""
 
 MAX_LINK_FILE_CHARS = 60_000
 """The longest round file a link may hold (the link itself is capped by :data:`explorer.urlstate.MAX_STATE_CHARS`
@@ -347,8 +363,79 @@ class RoundStepperView(SliderSteps, W.VBox):
         except ExplorerError as e:
             return f"Refused: {e}"
 
+    def _page_widgets(self) -> list[W.Widget]:
+        """Every widget of the page (its children, theirs, the ruling dropdowns and the widget attributes), once
+        each, but the Open control and the message beside it (an open reports there whatever happens)."""
+        seen: dict[int, W.Widget] = {}
+        todo: list = [self, *self.rulings_box.values(), *(v for v in vars(self).values() if isinstance(v, W.Widget))]
+        while todo:
+            w = todo.pop()
+            if not isinstance(w, W.Widget) or id(w) in seen:
+                continue
+            seen[id(w)] = w
+            todo.extend(getattr(w, "children", ()) or ())
+        skip = {id(self), id(self.upload), id(self.file_message), id(self.upload_box)}
+        return [w for k, w in seen.items() if k not in skip]
+
+    @staticmethod
+    def _attrs(obj: Any) -> dict[str, Any]:
+        return {k: v for k, v in vars(obj).items() if k not in WIDGET_INTERNALS and not k.startswith("_trait")}
+
+    def _snapshot(self) -> tuple:
+        """What the page shows and holds: each widget's :data:`SNAPSHOT_TRAITS` and its own attributes (a
+        :class:`~explorer.widgets.scenario_note.ScenarioNote`'s opened state), and the page's attributes (the
+        scenario, its positions and trace, a game's map or frames): :meth:`_restore` sets them all back."""
+        widgets = self._page_widgets()
+        traits = [(w, [(t, getattr(w, t)) for t in SNAPSHOT_TRAITS if w.has_trait(t)]) for w in widgets]
+        attrs = [(o, self._attrs(o)) for o in [self, *widgets]]
+        return traits, attrs
+
+    def _restore(self, snap: tuple) -> None:
+        """Set back a :meth:`_snapshot`, quietly (no replay, no link change): twice over the widgets, since setting
+        one may reset another through its observer (D.A.G.G.E.R.'s round count empties its forecast)."""
+        traits, attrs = snap
+        self._quiet = True
+        try:
+            for _ in range(2):
+                for w, values in traits:
+                    for t, v in values:
+                        if t == "max" and w.has_trait("min"):
+                            w.min = min(w.min, v)
+                        if getattr(w, t) != v:
+                            setattr(w, t, v)
+            for obj, saved in attrs:
+                now = self._attrs(obj)
+                for k in now.keys() - saved.keys():
+                    delattr(obj, k)
+                for k, v in saved.items():
+                    if now.get(k, saved) is not v:
+                        setattr(obj, k, v)
+        finally:
+            self._quiet = False
+
     def _show_scenario(self, sc: Any, scenario_id: str | None, name: str, text: str, step: int = 1,
                        readings: Mapping[str, str] | None = None, parsed: Any = None) -> None:
+        """Show scenario ``sc`` at ``step``, all or nothing: when it is refused (:meth:`opened` raises, or playing it
+        raises or leaves no step to show) the page is set back to what it showed, its link untouched, and the
+        refusal is raised (a :class:`~explorer.errors.ScenarioError` naming ``name``), for the caller to say once,
+        beside the control that asked (session 16: a refused file replaced the round shown, its map, step and
+        link, by "No step to show" and said the refusal three times)."""
+        snap = self._snapshot()
+        self._holding = True    # no link change until the scenario is shown
+        try:
+            self._show_scenario_now(sc, scenario_id, name, text, step, readings, parsed)
+        except ExplorerError as e:
+            self._holding = False
+            self._restore(snap)
+            if isinstance(e, ScenarioError):
+                raise e.with_source(name) if not e.source else e
+            raise ScenarioError("", f"refused while it is played: {e}", None, name) from e
+        finally:
+            self._holding = False
+        self._changed()
+
+    def _show_scenario_now(self, sc: Any, scenario_id: str | None, name: str, text: str, step: int = 1,
+                           readings: Mapping[str, str] | None = None, parsed: Any = None) -> None:
         self.opened(sc, scenario_id or name)
         self.scenario, self.scenario_id, self.file_name, self.file_text = sc, scenario_id, name, text
         self._quiet = True
@@ -375,10 +462,11 @@ class RoundStepperView(SliderSteps, W.VBox):
         self.download.value = download_link(text, name if scenario_id is None else f"{scenario_id}.toml",
                                             "this round file (open it here again, or play it with `explorer "
                                             "resolve FILE`)", f"{self.css}-round-download-link")
-        self.run(keep_position=False, at=step)
+        self.run(keep_position=False, at=step, strict=True)
 
     def load(self, scenario_id: str) -> None:
-        """Show built-in ``scenario_id`` from its first step (rulings kept). Never raises: an error is shown."""
+        """Show built-in ``scenario_id`` from its first step (rulings kept). Never raises: an error is shown under
+        the step (the page keeps what it showed)."""
         try:
             sc = self.game.load_builtin(scenario_id)[1]
             self._show_scenario(sc, scenario_id, f"{scenario_id}.toml", self.game.scenario_text(scenario_id))
@@ -389,24 +477,34 @@ class RoundStepperView(SliderSteps, W.VBox):
         """Show round-file TOML ``text`` (named ``name`` in messages) from its first step.
 
         Raises:
-            ScenarioError: the file is not a valid round file of this game (naming the file and the field); the
-                page keeps what it shows.
+            ScenarioError: the file is not a valid round file of this game (naming the file and the field), or the
+                game refuses it when it is played (an illegal choice; a play with no step to show); the page keeps
+                what it shows, its step, map and link (:meth:`_show_scenario`).
         """
         parsed = self._parse(text, name)
         self._show_scenario(parsed[1], None, name, text, parsed=parsed)
-        self._changed()
 
     # -- playing and stepping -----------------------------------------------------------------------------------------
-    def run(self, keep_position: bool = True, at: int = 1) -> None:
+    def run(self, keep_position: bool = True, at: int = 1, strict: bool = False) -> None:
         """Replay the scenario with the rulings chosen, at the position shown (``keep_position``, clamped) or at
-        ``at``. Never raises: an error is shown under the step."""
+        ``at``. Never raises unless ``strict``: an error is shown under the step.
+
+        Raises:
+            ExplorerError: (``strict`` only: a scenario being opened, see :meth:`_show_scenario`) playing it raised,
+                or it has no step to show.
+        """
         at = self.slider.value if keep_position else at
         self.message.value = ""
         self.note.track(repr(sorted(self.rulings().items())))   # before playing: a refused reading is a change too
         try:
             with naming_source(self.file_name or None):    # the page's gate: a refusal while playing names the file
                 self.positions, self.trace, refused = self.play()
+            if strict and not self.positions:
+                raise ScenarioError("", f"has no step to show{': ' + refused if refused else ''}", None,
+                                    self.file_name or None)
         except ExplorerError as e:
+            if strict:
+                raise
             self.message.value = box(html.escape(str(e)), style="color:#c92a2a")
             self._no_steps()
             return
@@ -450,7 +548,7 @@ class RoundStepperView(SliderSteps, W.VBox):
 
     # -- the link -----------------------------------------------------------------------------------------------------
     def _changed(self) -> None:
-        if not self._quiet:
+        if not self._quiet and not getattr(self, "_holding", False):
             for cb in list(self._callbacks):
                 cb()
 
@@ -506,7 +604,6 @@ class RoundStepperView(SliderSteps, W.VBox):
             parsed = self.game.load_builtin(scenario_id)
             sc = parsed[1]
         self._show_scenario(sc, scenario_id, name, text, step, readings, parsed)
-        self._changed()
 
 
 __all__ = ["RoundStepperView", "SliderSteps", "box", "fit_map", "step_bar", "counter_html", "step_head",

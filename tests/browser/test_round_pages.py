@@ -285,3 +285,71 @@ def test_every_ruling_option_name_shows_whole(browser, app_url, slug, size):
     if SCREENSHOTS:
         page.screenshot(path=os.path.join(SCREENSHOTS, f"{slug}-rulings-{size}.png"), full_page=True)
     ctx.close()
+
+
+REFUSED = {   # slug: (game, round shown, page CSS prefix, the map's class, (old, new): the refused file's edit)
+    "masseffect-round": ("masseffect", "me-round-2", "me", "me-round-map",
+                         ('rolls = [["move_2", "standard", "enhanced"]]', 'rolls = [["move_2", "standard"]]')),
+    "galaxydefenders-round": ("galaxydefenders", "gd-round-mission-3", "gd", "gd-round-map",
+                              ('{ kind = "action", what = "Deploy an EMP-Nuke Bomb" }]',
+                               '{ kind = "action", what = "Deploy an EMP-Nuke Bomb" }, '
+                               '{ kind = "action", what = "again" }]')),
+    # D.A.G.G.E.R. stops a refused play at a "Not allowed" step (it opens, as dg-slot-full): its refused file here
+    # breaks the format instead
+    "dagger-round": ("dagger", "dg-two-rounds", "dg", "dg-map", ('token = "standard"', 'token = "gold"')),
+}
+
+TEXT_JS = """() => { const out = []; const walk = (root) => { root.querySelectorAll('*').forEach(e => {
+    if (e.shadowRoot) walk(e.shadowRoot); }); root.querySelectorAll('*').forEach(e => {
+    for (const n of e.childNodes) if (n.nodeType === 3) out.push(n.textContent); }); }; walk(document);
+    return out.join(' '); }"""
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+@pytest.mark.parametrize("slug", list(REFUSED))
+def test_a_refused_round_file_keeps_the_round_step_map_and_link_and_says_so_once_beside_open(browser, app_url, slug,
+                                                                                             size):
+    """Session 16: a round at step 5, then a file that parses and is refused (GD: a second Action in one turn; ME: a
+    Strategy Roll one face short; D.A.G.G.E.R.: a token kind the format has not). The step, the map, the step card
+    and the link stay as they were; the refusal is said once, beside Open (it replaced the round by "No step to
+    show", emptied the map and said the refusal three times)."""
+    from explorer.games import get_game
+
+    game_id, name, css, map_cls, (old, new) = REFUSED[slug]
+    text = get_game(game_id).scenario_text(name)
+    assert text.count(old) >= 1
+    bad = text.replace(old, new, 1).encode()
+    ctx = phone_context(browser) if size == "phone" else browser.new_context(viewport={"width": 1280, "height": 1000})
+    page = ctx.new_page()
+    try:
+        page.goto(_base(app_url) + f"/{slug}?scenario={name}")
+        focus = page.locator(f".{css}-focus, .{css}-round-focus").first
+        wait_until(lambda: focus.count() and "STEP 1 OF" in focus.inner_text().upper(), timeout=90, what="step 1")
+        nxt = page.get_by_role("button", name="Next ▶")
+        for i in range(2, 6):
+            nxt.click()
+            wait_until(lambda: f"STEP {i} OF" in focus.inner_text().upper(), timeout=30, what=f"step {i}")
+        wait_until(lambda: _state(page).get("step") == 5, timeout=30, what="step 5 in the link")
+        url, card = page.url, focus.inner_text()
+        the_map = page.locator(f".{map_cls}").first
+        drawn = the_map.inner_html()
+        assert "<svg" in drawn
+        message = page.locator(f".{css}-round-file-message").first
+        page.locator(".xr-upload").first.wait_for(state="visible", timeout=60_000)
+        _choose(page, "refused.toml", bad)
+        wait_until(lambda: "refused.toml" in message.inner_text(), timeout=60, what="the message beside Open")
+        said = message.inner_text().strip()
+        assert said.startswith("refused.toml: ") and "\n" not in said, said
+        page.wait_for_timeout(1000)   # anything else the refusal would change has reached the page by now
+        if SCREENSHOTS:
+            page.mouse.wheel(0, message.bounding_box()["y"] - 250)    # the message and the Open control in view
+            page.wait_for_timeout(500)
+            page.screenshot(path=os.path.join(SCREENSHOTS, f"{slug}-refused-{size}.png"), full_page=False)
+        assert page.url == url and focus.inner_text() == card and the_map.inner_html() == drawn
+        assert page.evaluate(TEXT_JS).count("refused.toml") == 1      # said once
+        box_m, box_u = message.bounding_box(), page.locator(".xr-upload").first.bounding_box()
+        assert abs(box_m["y"] - box_u["y"]) < 60 or abs((box_m["y"]) - (box_u["y"] + box_u["height"])) < 60
+        nxt.click()                                                  # the round shown still steps
+        wait_until(lambda: _state(page).get("step") == 6, timeout=30, what="step 6")
+    finally:
+        ctx.close()

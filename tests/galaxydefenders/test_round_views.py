@@ -153,22 +153,51 @@ def test_the_sheets_name_the_alpha_agent_after_a_succession():
     assert "gd-alpha" not in seen[i - 1][3] and "Alpha Agent: <b>Biotech</b>" in seen[i][3]
 
 
-def test_a_file_refused_while_it_is_played_keeps_no_card_or_sheet_of_the_round_before_it():
+def test_a_file_refused_while_it_is_played_keeps_the_round_shown_its_card_and_sheets():
     """Session 16 (issue 21 second reading, the Round page in Chromium): gd-round-mission-3 at step 6 (the Marine on
     4,1, Close Encounter card 12 shown), then a file of the same round with a second Action in the Marine's turn. The
-    play stops at that refusal and the step card says there is no step, but the sheets ("Marine on 4,1") and the Close
-    Encounter card ("drawn after Marine's turn") stayed those of the round before, under the new file's name."""
+    file is refused (raised, for the Open control to say beside it) and the page keeps its round: step 6, its map, its
+    sheets and card (first the sheets and card stayed under "No step to show"; then, commit 1bdc25c, they were
+    emptied with the map; both lost the user's round)."""
+    from explorer.errors import RuleViolation
+
     w = page()
     w.load("gd-round-mission-3")
     w.go(+5)
     assert w.position == 6 and "Marine" in w.sheets.value and "Close Encounter card 12" in w.card.value
+    shown = (w.map.value, w.sheets.value, w.card.value, w.focus.value, w.url_state())
     bad = G.scenario_text("gd-round-mission-3").replace(
         '{ kind = "action", what = "Deploy an EMP-Nuke Bomb" }]',
         '{ kind = "action", what = "Deploy an EMP-Nuke Bomb" }, { kind = "action", what = "again" }]')
     assert bad != G.scenario_text("gd-round-mission-3")
-    w.open_text(bad, "twice.toml")
-    assert "already used its Action" in w.message.value and "twice.toml" in w.message.value
-    assert w.positions == [] and "No step to show" in w.focus.value
-    assert w.sheets.value == "" and w.card.value == "" and w.map.value == ""
+    with pytest.raises(RuleViolation, match="^twice.toml: .*already used its Action"):
+        w.open_text(bad, "twice.toml")
+    assert w.position == 6 and len(w.positions) > 6 and not w.message.value
+    assert (w.map.value, w.sheets.value, w.card.value, w.focus.value, w.url_state()) == shown
+
+
+def test_an_areas_name_sits_below_the_figure_on_its_centre_hex_and_its_ring():
+    """Session 16 (Chromium, gd-round-mission-3 at step 5): "Area B" ran over the Marine's circle and the amber ring
+    round it on Area B's centre hex, "Area C" over the Xeno-Delta's. Each name's text (11 px, its top about 0.75 of
+    that above its baseline) now starts below every circle drawn on its centre hex, rings with their stroke."""
+    import re
+
+    w = page()
     w.load("gd-round-mission-3")
-    assert w.position == 1 and w.sheets.value and "Marine" in w.sheets.value
+    w.go(+4)
+    svg = w.map.value
+    circles = [(float(x), float(y), float(r) + float(sw) / 2) for x, y, r, sw in re.findall(
+        r'<circle cx="([-\d.]+)" cy="([-\d.]+)" r="([-\d.]+)"[^>]*?stroke-width="([-\d.]+)"', svg)]
+    labels = re.findall(r'<text class="label" x="([-\d.]+)" y="([-\d.]+)"[^>]*>Area (\w+)</text>', svg)
+    assert {a for _, _, a in labels} >= {"A", "B", "C"}
+    crowded = 0
+    for x, y, a in labels:
+        x, base = float(x), float(y)
+        on_centre = [c for c in circles if abs(c[0] - x) < 1 and base - 40 < c[1] < base]
+        assert on_centre, a                                    # the dashed ring of the centre hex at least
+        crowded += len(on_centre) > 1
+        top = base - 0.75 * 11
+        for cx, cy, r in on_centre:
+            if r < 0.7 * 40:                                   # a figure's circle or the amber ring (not the dashed one)
+                assert top > cy + r, (a, top, cy + r)
+    assert crowded >= 2                                        # Area B and Area C each hold a figure at this step

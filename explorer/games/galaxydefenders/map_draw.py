@@ -28,8 +28,16 @@ def area_board(amap: AreaMap, title: str = "") -> Board:
     return Board(cells, edge_features=amap.features.values(), name=title)
 
 
+AREA_LABEL_DROP = 0.92
+"""How far below its centre hex's middle an Area's name sits (board units: hex radii; the text's baseline): in the
+bottom of the hex, under a figure's circle (radius 0.42) and the amber ring round a figure the step names. At 0.62
+"Area B" and "Area C" ran over the circles of the figures standing on the centre hexes (the GD Round page, session
+16)."""
+
+
 def area_overlays(amap: AreaMap) -> list[Overlay]:
-    """Each Area tinted (its own colour), its name on its centre hex, the centre hex ringed."""
+    """Each Area tinted (its own colour), its name low on its centre hex (:data:`AREA_LABEL_DROP`, clear of a figure
+    standing there), the centre hex ringed."""
     names = sorted(set(amap.area_of.values()))
     tint = {a: AREA_TINTS[i % len(AREA_TINTS)] for i, a in enumerate(names)}
     lay = area_board_layout()
@@ -38,7 +46,7 @@ def area_overlays(amap: AreaMap) -> list[Overlay]:
     for a in names:
         x, y = lay.hex_to_pixel(amap.centre[a])
         out.append(Circle((x, y), 0.78, stroke=tint[a], width=2.0, dash="3 3", title=f"centre hex of Area {a}"))
-        out.append(Label((x, y + 0.62), f"Area {a}", size=11, fill="#343a40", weight="bold"))
+        out.append(Label((x, y + AREA_LABEL_DROP), f"Area {a}", size=11, fill="#343a40", weight="bold"))
     return out
 
 
