@@ -13,9 +13,9 @@ call is *vectorised* when one of its arguments is an array or list of more than 
 counted: ``pieces.Model.disc`` (a Model's disc built) and ``shapely.STRtree`` built.
 
 Item 1 asks for geometry built once per table state, an STRtree for the scenery near each segment, all candidate
-segments tested in vectorised calls and no scalar ``intersects`` in loops. Two verdict lines, on the fast path of both runs:
-no scalar predicate or measure (intersects, dwithin, distance, intersection, contains, covers, crosses, touches,
-within, ...) called, and each Model's disc built at most once; each prints MET, or MISSED with the counts.
+segments tested in vectorised calls and no scalar ``intersects`` in loops. Two verdict lines, on the fast path of
+both runs: no scalar predicate or measure (intersects, dwithin, distance, intersection, contains, covers, crosses,
+touches, within, ...) called, and each Model's disc built at most once; each prints MET, or MISSED with the counts.
 """
 
 from __future__ import annotations

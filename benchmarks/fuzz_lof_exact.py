@@ -2,7 +2,8 @@
 and thousands of tables built to sit on a tie. Run from the repository root::
 
     PYTHONPATH=$PWD python benchmarks/fuzz_lof_exact.py [--tables 1000] [--degenerate 4000] [--seed 0]
-    PYTHONPATH=$PWD python benchmarks/fuzz_lof_exact.py --quick     (a small slice: tests/tagraid/test_fuzz_lof_exact.py)
+        [--budget SECONDS] [--progress 100]
+    PYTHONPATH=$PWD python benchmarks/fuzz_lof_exact.py --quick   (the CI slice: tests/tagraid/test_fuzz_lof_exact.py)
 
 Random tables (``fuzz_lof_parts.table_of``: radius 4, 6-9 Models, 4-13 scenery pieces, 0-8 hexagons without tile,
 silhouettes 3/5/7/8); table ``s`` is read under ``READINGS[s % 4]`` (the default, ``lof_grazing = touching_blocks``,
@@ -167,7 +168,8 @@ def along_wall(ra: float, rb: float, dist: float, angle: float, dx: int, dy: int
     ux = -nn[1]
     p = -cc * nn
     side = -np.sign(nn @ [a0.x, a0.y] + cc)
-    q0, q1 = p + np.array([ux, nn[0]]) * 0.3 * dist * np.sign(ux or 1), p + np.array([ux, nn[0]]) * 0.7 * dist * np.sign(ux or 1)
+    u = np.array([ux, nn[0]]) * np.sign(ux or 1)  # along the tangent, from A's side towards B's (x +-1: exact)
+    q0, q1 = p + u * 0.3 * dist, p + u * 0.7 * dist
     wall = Polygon([tuple(q0), tuple(q1), tuple(q1 + side * 0.5 * nn), tuple(q0 + side * 0.5 * nn)]).buffer(0)
     half1 = box(dist * 0.45, -0.05, dist * 0.5, 0.05)
     half2 = box(dist * 0.5, -0.05, dist * 0.55, 0.05)

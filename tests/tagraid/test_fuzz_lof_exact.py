@@ -58,3 +58,14 @@ def test_the_tie_generators_sit_on_the_tie():
             # every corner of the wall on the far side of the tangent from the bases (up to rounding)
             side = np.sign(nn @ [a.x, a.y] + cc)
             assert all(side * (nn @ p + cc) < 1e-9 for p in np.asarray(wall.exterior.coords)), args
+
+
+def test_count_lof_shapely_calls_finds_no_scalar_predicate():
+    """benchmarks/count_lof_shapely_calls.py (item 1's shape) on a small table: it counts both paths, and the fast
+    path calls no scalar shapely predicate (the former path does)."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "count_lof_shapely_calls.py"), "--models", "6"],
+                         capture_output=True, text=True, timeout=600, cwd=ROOT, env=env)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "no scalar shapely predicate or measure on the fast path: MET" in out.stdout
+    assert out.stdout.count("scalar calls") == 2 and "STRtree built" in out.stdout
