@@ -186,8 +186,10 @@ def test_walls_along_the_common_tangent(ra, rb, dist, angle, dx, dy, grazing, ot
     ux, uy = -nn[1], nn[0]
     p = -cc * nn
     side = -np.sign(nn @ [a0.x, a0.y] + cc)  # away from the bases
-    q0, q1 = p + ux * 0.3 * dist * np.sign(ux or 1), p + ux * 0.7 * dist * np.sign(ux or 1)
+    u = np.array([ux, uy]) * np.sign(ux or 1)  # along the tangent, from A's side towards B's
+    q0, q1 = p + u * 0.3 * dist, p + u * 0.7 * dist
     wall = Polygon([tuple(q0), tuple(q1), tuple(q1 + side * 0.5 * nn), tuple(q0 + side * 0.5 * nn)]).buffer(0)
+    assert shapely.LineString([p, p + u * dist]).distance(wall) < 1e-9  # the wall's side lies along the tangent
     half1 = box(dist * 0.45, -0.05, dist * 0.5, 0.05)
     half2 = box(dist * 0.5, -0.05, dist * 0.55, 0.05)  # touches half1: merged for the blocking test
     geoms = _placed([wall, half1, half2], angle, dx, dy)
