@@ -465,7 +465,7 @@ def _capsule_axis(table: TableTop, s: Model, t: Model):
     """The axis of the capsule of ``s`` and ``t`` (the segment between the centres, or the centre when they
     coincide) and its reach ``max(r_a, r_b) + NEAR``, the same for ``s -> t`` and ``t -> s``."""
     a, b = sorted((s, t), key=lambda m: m.id)  # the same table for s -> t and t -> s
-    a, b = a.disc(table.calibration), b.disc(table.calibration)
+    a, b = table.disc(a), table.disc(b)  # the table's kept discs (built once per Model and calibration)
     axis = LineString([a.center, b.center]) if a.center != b.center else shapely.Point(a.center)
     return axis, max(a.r, b.r) + NEAR
 
