@@ -14,7 +14,8 @@ animation frame after the last change it caused, the page quiet for :data:`QUIET
   interaction, and notes when the first answer of the server arrived (``server_ms``: input to first message back,
   which is the server's work plus the transport) and the last;
 * ``verdicts_ms``: input to the first visible answer, the first change of the verdict list (a row answered in two
-  passes, ``LofExplorer.progressive``, shows its Line of Fire verdicts first, the rest after); without one, the first
+  passes, ``LofExplorer.progressive``, off by default, ``EXPLORER_LOF_PROGRESSIVE=1`` in this script's environment
+  reaches the trees it serves, shows its Line of Fire verdicts first, the rest after); without one, the first
   canvas call or text change. ``ms`` stays the complete answer (the last change).
 
 The interactions: select a Model (a click or a tap on its base), rotate it (the toolbar button, the ``q`` key),

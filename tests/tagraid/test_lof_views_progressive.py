@@ -15,6 +15,7 @@ from test_lof_views_deferred import _layer_messages, _QueuedOffloader
 def _served():
     w = LofExplorer()
     w.analysis_cache = LofAnalysisCache()
+    w.progressive = True   # an option, off by default (EXPLORER_LOF_PROGRESSIVE=1 turns it on)
     off = _QueuedOffloader()
     w.set_offloader(off)
     w.update()
@@ -113,3 +114,19 @@ def test_without_an_offloader_or_progressive_off_the_row_comes_whole():
     w2.set_shooter(next(m for m in w2.models if m != w2.shooter))
     _step(off)
     assert off.queue == [] and w2.verdicts == _fresh(w2)
+
+
+def test_two_passes_are_an_option_off_by_default(monkeypatch):
+    from explorer.games.tagraid import lof_views
+
+    monkeypatch.delenv(lof_views.PROGRESSIVE_ENV, raising=False)
+    assert not LofExplorer().progressive
+    w = LofExplorer()
+    w.analysis_cache = LofAnalysisCache()
+    off = _QueuedOffloader()
+    w.set_offloader(off)
+    w.set_shooter(next(m for m in w.models if m != w.shooter))
+    _step(off)
+    assert off.queue == [] and w.verdicts == _fresh(w)   # one pass, whole
+    monkeypatch.setenv(lof_views.PROGRESSIVE_ENV, "1")
+    assert LofExplorer().progressive

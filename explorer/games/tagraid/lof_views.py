@@ -149,6 +149,18 @@ def prefetch_enabled() -> bool:
     return os.environ.get(PREFETCH_ENV, "0").strip() == "1"
 
 
+PROGRESSIVE_ENV = "EXPLORER_LOF_PROGRESSIVE"
+"""The environment variable that turns the Line of Fire page's two-pass answer (:attr:`LofExplorer.progressive`) on:
+``EXPLORER_LOF_PROGRESSIVE=1`` (exactly ``1``; unset or any other value: off)."""
+
+
+def progressive_enabled() -> bool:
+    """Whether a new :class:`LofExplorer` answers a new row in two passes (:data:`PROGRESSIVE_ENV` is ``"1"``)."""
+    import os
+
+    return os.environ.get(PROGRESSIVE_ENV, "0").strip() == "1"
+
+
 class LofExplorer(W.HBox):
     """The Line of Fire explorer: a hex board (click or tap a Model to make it the shooter, the selected Model; drag
     it to move it without selecting it; the rotate buttons, q / e, Ctrl/Shift/Alt + wheel or a two-finger twist turn
@@ -183,6 +195,9 @@ class LofExplorer(W.HBox):
         self.prefetch = prefetch_enabled()
         """Whether the served page runs the idle prefetch (:meth:`_schedule_prefetch`; default from
         :data:`PREFETCH_ENV`)."""
+        self.progressive = progressive_enabled()
+        """Whether the served page answers a new row in two passes (:attr:`LofExplorer.progressive`'s docstring;
+        default from :data:`PROGRESSIVE_ENV`)."""
         self.prefetched = 0
         """Pairs the background prefetch has looked up or computed (:meth:`_start_prefetch`; for tests)."""
         self.scenario = sc = scenario or default_lof_scenario()
@@ -853,13 +868,20 @@ class LofExplorer(W.HBox):
 
         self._offload(first, shown_first)
 
-    progressive = True
-    """Under an offloader with the analysis cache (the served page): :meth:`update` draws a row not computed yet in
-    two passes: the Line of Fire verdicts first (``LofAnalysisCache.analyse(lazy=True)``: the lines and labels on the
-    board and the verdict column, the other columns saying :data:`~.lof_picture.PENDING`), then the whole verdicts
-    (Range Ruler, Partial Cover, Threat Level, the cut rays and the obstacles named), each pass one canvas message.
-    Only the latest change's passes are drawn (a first or second pass of an older change is dropped). ``False``: one
-    pass (the whole verdicts), as before session 16."""
+    progressive = False
+    """Under an offloader with the analysis cache (the served page), when ``True``: :meth:`update` draws a row not
+    computed yet in two passes: the Line of Fire verdicts first (``LofAnalysisCache.analyse(lazy=True)``: the lines
+    and labels on the board and the verdict column, the other columns saying :data:`~.lof_picture.PENDING`), then the
+    whole verdicts (Range Ruler, Partial Cover, Threat Level, the cut rays and the obstacles named), each pass one
+    canvas message. Only the latest change's passes are drawn (a first or second pass of an older change is dropped).
+    ``False``: one pass (the whole verdicts).
+
+    Off by default (:data:`PROGRESSIVE_ENV` turns it on): measured in session 16 (``bench_lof_interactions.py``
+    against the one-pass page in the same run, two runs, load 1.8-4.9; ``benchmarks/README.md``), at 1280 the first
+    visible answer came earlier (select, nudge, drag, a ruling, the shooter dropdown, the declared Move: 0.45-0.67x
+    the one-pass answer in one run, 0.62-1.14x in the other) but the whole answer later (0.73-1.13x, 1.0-1.7x: the
+    second pass computes the explained verdict again and draws the overlays a second time), and on the phone the
+    first answer was no earlier (0.7-1.8x) and the whole one 1.2-2.0x later."""
 
     ANSWERS_KEPT = 64
     """Rows (a table state, shooter, readings and settings) whose verdicts an explorer keeps (:meth:`_answer_key`):
