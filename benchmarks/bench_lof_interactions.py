@@ -12,7 +12,11 @@ animation frame after the last change it caused, the page quiet for :data:`QUIET
   the verdict list, the message line, the hover readout or the Range Ruler dropdown's options;
 * the page also counts the websocket messages (sent and received, bytes received) and the canvas 2D calls of the
   interaction, and notes when the first answer of the server arrived (``server_ms``: input to first message back,
-  which is the server's work plus the transport) and the last.
+  which is the server's work plus the transport) and the last;
+* ``verdicts_ms``: input to the first visible answer, the first change of the verdict list (a row answered in two
+  passes, ``LofExplorer.progressive``, off by default, ``EXPLORER_LOF_PROGRESSIVE=1`` in this script's environment
+  reaches the trees it serves, shows its Line of Fire verdicts first, the rest after); without one, the first
+  canvas call or text change. ``ms`` stays the complete answer (the last change).
 
 The interactions: select a Model (a click or a tap on its base), rotate it (the toolbar button, the ``q`` key),
 nudge it (an arrow key), drag another Model (mouse; touch on the phone, through the DevTools protocol's touch
@@ -177,7 +181,12 @@ def _measure(page, act, which: str = "first", timeout_s: float = 20.0) -> dict:
     if TRACE:
         print("   trace:", " ".join(f"{e[0]}@{e[1] - t0:.0f}" + (f":{e[2]}" if len(e) > 2 else "")
                                    for e in r["log"] if e[0] != "mousemove"), flush=True)
+    # the first visible answer: the first change of the verdict list (a row's verdicts), else the first canvas call
+    # or text change (a row answered in one message shows both at once)
+    firsts = [e[1] for e in r["log"] if e[0] == "text" and e[2] == ".lof-verdict-list"] or \
+        [e[1] for e in r["log"] if e[0] in ("draw", "text", "size")]
     return {"ms": rel(r["shown"]) if r["shown"] else None, "server_ms": rel(r["firstRecv"]),
+            "verdicts_ms": round(min(firsts) - t0, 1) if firsts else None,
             "last_message_ms": rel(r["lastRecv"]), "sent": r["sent"], "received": r["recv"],
             "received_kb": round(r["recvBytes"] / 1024, 1), "canvas_calls": r["calls"]}
 
@@ -371,7 +380,7 @@ def _summary(runs: dict[str, list[dict]]) -> dict[str, dict]:
             out[name] = {"ms": None, **({"server_cpu_ms": round(statistics.median(cpus), 1)} if cpus else {})}
             continue
         med = lambda k: statistics.median(r[k] for r in ok if r.get(k) is not None)  # noqa: E731
-        out[name] = {k: round(med(k), 1) for k in ("ms", "server_ms", "last_message_ms", "received", "received_kb",
+        out[name] = {k: round(med(k), 1) for k in ("ms", "verdicts_ms", "server_ms", "last_message_ms", "received", "received_kb",
                                                    "canvas_calls", "server_cpu_ms") if any(r.get(k) is not None for r in ok)}
     return out
 
@@ -471,11 +480,13 @@ def main(argv: list[str] | None = None) -> int:
             base = summ.get("baseline", {}).get(name, {}).get("ms")
             ratio = f"{v['ms'] / base:6.2f}" if base and v.get("ms") else "     -"
             cpus = " / ".join(f"{summ[t].get(name, {}).get('server_cpu_ms', float('nan')):.0f}" for t in summ)
-            print(f"  {name:38s} {cols}  {ratio}   {v.get('server_ms', float('nan')):8.1f}  "
+            firsts = " / ".join(f"{(summ[t].get(name, {}).get('verdicts_ms') or float('nan')):.0f}" for t in summ)
+            print(f"  {name:38s} {cols}  {ratio}   first {firsts}   {v.get('server_ms', float('nan')):8.1f}  "
                   f"{v.get('received', 0):4.0f}  {v.get('received_kb', 0):5.1f}  {v.get('canvas_calls', 0):6.0f}"
                   f"   server CPU ms {cpus}")
         if a.record:
-            extra = {}
+            extra = {"first_answer_ms": {k: v["verdicts_ms"] for k, v in summ["this tree"].items()
+                                         if not k.startswith("(") and v.get("verdicts_ms") is not None}}
             if "baseline" in summ:
                 extra["before_ms"] = {k: v.get("ms") for k, v in summ["baseline"].items()}
                 extra["before_tree"] = a.baseline_label or str(a.baseline or "this tree, EXPLORER_LOF_PREFETCH=0")

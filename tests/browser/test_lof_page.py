@@ -50,7 +50,8 @@ def test_lof_page_click_a_model_draws_its_lof_and_lists_the_verdicts(browser, ap
     canvas = page.locator(sel).first
     first = _wait(lambda: (s := _stats(canvas)) and s["opaque"] > 5000 and s["colours"] > 20 and s,
                   what="the LoF board to be drawn")
-    _wait(lambda: "Cutter has LoF to" in page.locator(".lof-verdict-list").inner_text(), what="verdicts")
+    _wait(lambda: "Cutter has LoF to" in (t := page.locator(".lof-verdict-list").inner_text()) and "…" not in t,
+          what="verdicts")
     # Cutter's witness segments are on the canvas (green pixels at their midpoints)
     for v in ref.verdicts:
         if v.lof.has_lof:
@@ -156,8 +157,9 @@ def test_lof_page_opens_an_elevated_table_and_shows_heights(browser, app_url):
     with page.expect_file_chooser() as chooser:
         page.locator(".lof-upload").first.click()
     chooser.value.set_files(str(Path(tr.__file__).parent / "tables" / "tr-elev-37.toml"))
-    text = _wait(lambda: (t := page.locator(".lof-verdict-list").inner_text()) and "on block" in t and t,
-                 timeout=120.0, what="the elevated table's verdicts")
+    # "…": a column still computing (the page shows the Line of Fire verdicts first, LofExplorer.progressive)
+    text = _wait(lambda: (t := page.locator(".lof-verdict-list").inner_text()) and "on block" in t and "…" not in t
+                 and t, timeout=120.0, what="the elevated table's whole verdicts")
     assert "A has LoF to 1 of 2 Models" in text and "on block, ↑2" in text
     assert "Partial Cover" in text and "mid 3.68" in text and "blocked by scenery block" in text
     if SCREENSHOTS:

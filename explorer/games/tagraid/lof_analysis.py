@@ -181,6 +181,11 @@ class LazyVerdict(TargetVerdict):
     def filled(self) -> bool:
         return self._details.full is not None
 
+    def complete(self) -> TargetVerdict:
+        """The pair's full :class:`TargetVerdict` (computed now if not yet; the same object on every call): what
+        :meth:`LofAnalysisCache.verdict` returns for the pair. The caller holds the cache's lock if it shares it."""
+        return self._details.get()
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, TargetVerdict):
             return NotImplemented
@@ -670,12 +675,23 @@ class LofAnalysisCache:
 
     def analyse(self, table: TableTop, shooter: str, rulings: Rulings | None = None,
                 calibration: RangeCalibration = DEFAULT_RANGE_CALIBRATION, weapon: WeaponRanges | None = None,
-                threat: ThreatLevels | None = None) -> list[TargetVerdict]:
-        """As :func:`analyse`, reusing every pair whose state is unchanged."""
+                threat: ThreatLevels | None = None, *, lazy: bool = False) -> list[TargetVerdict]:
+        """As :func:`analyse`, reusing every pair whose state is unchanged.
+
+        ``lazy=True``: :class:`LazyVerdict` s, as :meth:`all_pairs` makes them (only each target's Line of Fire
+        verdict computed now; the rest, equal to the eager verdict's, on first read under a copy of ``rulings``).
+        The Line of Fire page draws these first and reads the rest on its worker (``LofExplorer.update``). When the
+        whole verdict of every target is cached already (each pair's explained LoF verdict: a prefetch, another
+        session), the eager verdicts instead (plain :class:`TargetVerdict` s: nothing is left to read later)."""
         rulings = rulings or default_rulings()
         weapon = weapon or WeaponRanges()
         s = table.model(shooter)
         ctx = self._context(table, rulings)
+        if lazy and not all(self._cached(("lof",) + (ctx[1].keys.get((s.id, t.id)) or self._pair_key(
+                ctx[0][0], ctx[1], ctx[2], s, t))[1], ctx[2]) for t in table.models.values() if t.id != s.id):
+            snap = rulings.copy()
+            return [self._lazy_verdict(table, s, t, rulings, snap, calibration, weapon, threat, ctx)
+                    for t in table.models.values() if t.id != s.id]
         return [self.verdict(table, s, t, rulings, calibration, weapon, threat, _ctx=ctx)
                 for t in table.models.values() if t.id != s.id]
 

@@ -54,6 +54,27 @@ def board_of_table(table: TableTop) -> Board:
     return Board(cells, scenery, orientation=table.layout.orientation)
 
 
+PENDING = "…"
+"""What a column of the verdict list (and a target's label on the board) shows while its part of the verdict is
+still being computed (:class:`PendingVerdict`)."""
+
+
+class PendingVerdict(TargetVerdict):
+    """A verdict of which only the Line of Fire verdict is known yet (the page's first pass, ``LofExplorer.update``):
+    ``lof`` is the verdict without its explanation (``line_of_fire(..., explain=False)``: ``has_lof``, ``reason``,
+    ``witness``, ``in_arc``, ``arc_degrees``, ``rule`` as the explained verdict has them; ``blocked_by`` empty),
+    ``hex_distance`` is known; ``range``, ``band``, ``mod``, ``cover``, ``threat`` and ``blocked_rays`` are not computed
+    yet (``None`` / empty), and the list and the board say :data:`PENDING` for them instead of "—" / "no"."""
+
+    pending = True
+
+    @classmethod
+    def of(cls, v) -> "PendingVerdict":
+        """From a :class:`~.lof_analysis.LazyVerdict` (reads its ``lof_verdict`` and ``hex_distance`` only: nothing
+        deferred is computed)."""
+        return cls(v.target, v.lof_verdict, hex_distance=v.hex_distance)
+
+
 def short_verdict(v: TargetVerdict) -> str:
     """The few words drawn next to a target without LoF: ``"outside arc"``, ``"blocked by rock 4"``, ``"blocked by
     Stoorworm"``, ``"blocked: no tile"``, ``"engaged"``."""
@@ -172,6 +193,8 @@ class LofSnapshot:
                 else:
                     out.append(Segment(w.p0, w.p1, **WITNESS, title=f"LoF {self.shooter} → {v.target}"))
                 txt = (v.band or "").replace("_", " ")
+                if getattr(v, "pending", False):   # the band, MOD and cover are not computed yet
+                    txt = PENDING
                 if v.mod is not None:
                     txt += f" {v.mod:+d}"
                 if v.cover is not None and v.cover.in_cover:
@@ -408,6 +431,7 @@ def verdict_table_html(verdicts: Sequence[TargetVerdict], shooter: str, table: T
     rows = []
     for v in verdicts:
         ok = v.lof.has_lof
+        pending = getattr(v, "pending", False)   # a PendingVerdict: the LoF verdict only, the rest said PENDING
         if ok:
             verdict = "<b style='color:#1a9641'>LoF</b>: a clear line"
         elif v.lof.reason == "outside_arc":
@@ -415,7 +439,7 @@ def verdict_table_html(verdicts: Sequence[TargetVerdict], shooter: str, table: T
                        f"{v.lof.arc_degrees:g}° front arc")
         elif v.lof.reason == "blocked":
             verdict = ("<b style='color:#c0392b'>no LoF</b>: blocked by "
-                       + html.escape(blocked_words(v.lof.blocked_by) or "an obstacle"))
+                       + (PENDING if pending else html.escape(blocked_words(v.lof.blocked_by) or "an obstacle")))
         else:
             verdict = f"<b style='color:#c0392b'>no LoF</b> ({html.escape(v.lof.reason.replace('_', ' '))})"
         if not getattr(v.lof, "exact", True):
@@ -424,14 +448,17 @@ def verdict_table_html(verdicts: Sequence[TargetVerdict], shooter: str, table: T
                         + (f", no clear line with a margin over {v.lof.resolution:.3f} hex units"
                            if getattr(v.lof, "resolution", None) is not None else "")
                         + " (docs: limits)</span>")
-        if v.range is not None and v.range.distance is not None:
+        if pending:
+            rng = PENDING
+        elif v.range is not None and v.range.distance is not None:
             rng = (f"<span style='white-space:nowrap'><b style='color:{BAND_COLOURS.get(v.band or '', '#333')}'>"
                    f"{html.escape((v.band or '').replace('_', ' '))}</b> {v.range.shown(2):.2f}</span><br>"
                    f"<span style='white-space:nowrap'>{_fmt_mod(v.mod)}</span>")
         else:
             rng = "—"
         cover = ("<b style='color:#b9770e'>Partial Cover</b> (" + html.escape(", ".join(v.cover.pieces)) + ")"
-                 if v.cover is not None and v.cover.in_cover else ("no" if v.cover is not None else "—"))
+                 if v.cover is not None and v.cover.in_cover else ("no" if v.cover is not None else
+                                                                  PENDING if pending else "—"))
         if v.cover is not None and getattr(v.cover, "resolution", None) is not None:  # a sampled verdict at heights
             cover += (f"<br><span class='lof-cover-limit' style='color:#b9770e' title='{html.escape(v.cover.detail)}'>"
                       f"not proved: within {v.cover.resolution:.3f} hex units (docs: limits)</span>")
@@ -441,8 +468,11 @@ def verdict_table_html(verdicts: Sequence[TargetVerdict], shooter: str, table: T
                         f"{html.escape(v.threat.pair)} side</span>")
         cites = "<br>".join(html.escape(c.split(": ", 1)[-1]) for c in v.rules)
         used = verdict_readings(v)  # every verdict says which readings decided it
+        if pending:   # the Range Ruler's, Partial Cover's and Threat Level's sections and readings: not yet known
+            cites += "<br>" + PENDING
         cites += ("<div class='lof-readings' style='color:#6c757d;margin-top:2px'>readings: "
-                  + (", ".join(f"{html.escape(k)} = <i>{html.escape(r)}</i>" for k, r in used.items())
+                  + (PENDING if pending else
+                     ", ".join(f"{html.escape(k)} = <i>{html.escape(r)}</i>" for k, r in used.items())
                      or "none consulted") + "</div>")
         lab = [f" data-label='{html.escape(c[1])}'" if c[1] else "" for c in VERDICT_COLUMNS]
         rows.append(f"<tr class='lof-row' style='border-bottom:1px solid #e3e3e3;vertical-align:top' data-target='{html.escape(v.target)}' data-lof='{int(ok)}'>"
@@ -476,6 +506,6 @@ def table_picture(scenario) -> str:
     return snap._repr_svg_()
 
 
-__all__ = ["SIDE_COLOURS", "BAND_COLOURS", "PAIR_COLOURS", "COVER", "board_of_table", "short_verdict", "LofSnapshot",
+__all__ = ["PENDING", "PendingVerdict", "SIDE_COLOURS", "BAND_COLOURS", "PAIR_COLOURS", "COVER", "board_of_table", "short_verdict", "LofSnapshot",
            "board_svg", "verdict_table_html", "VERDICT_COLUMNS", "VERDICT_PHONE_CSS", "table_picture", "analyse",
            "TargetVerdict", "BlockedRay"]

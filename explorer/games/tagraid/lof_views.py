@@ -48,9 +48,9 @@ from explorer.widgets.hexboard import HexBoardView, Piece
 from explorer.widgets.label_floor import PHONE_MAX_WIDTH
 from explorer.widgets.layout import RESPONSIVE_CSS
 
-from .lof_analysis import BlockedRay, LofAnalysisCache, TargetVerdict, _reference_analyse, analyse
-from .lof_picture import (BAND_COLOURS, COVER, PAIR_COLOURS, SIDE_COLOURS, LofSnapshot, board_of_table, board_svg,
-                          VERDICT_PHONE_CSS, short_verdict, verdict_table_html)
+from .lof_analysis import BlockedRay, LazyVerdict, LofAnalysisCache, TargetVerdict, _reference_analyse, analyse
+from .lof_picture import (BAND_COLOURS, COVER, PAIR_COLOURS, SIDE_COLOURS, LofSnapshot, PendingVerdict, board_of_table,
+                          board_svg, VERDICT_PHONE_CSS, short_verdict, verdict_table_html)
 from .lof_report import blocked_words, obstacle_words
 from .lof_scenario import (DEFAULT_TABLE, ELEVATION_RULING_KEYS, LOF_RULING_KEYS, LofScenario, lof_ruling_keys,
                            default_lof_scenario, scenario_from_table, table_with_models)
@@ -149,6 +149,18 @@ def prefetch_enabled() -> bool:
     return os.environ.get(PREFETCH_ENV, "0").strip() == "1"
 
 
+PROGRESSIVE_ENV = "EXPLORER_LOF_PROGRESSIVE"
+"""The environment variable that turns the Line of Fire page's two-pass answer (:attr:`LofExplorer.progressive`) on:
+``EXPLORER_LOF_PROGRESSIVE=1`` (exactly ``1``; unset or any other value: off)."""
+
+
+def progressive_enabled() -> bool:
+    """Whether a new :class:`LofExplorer` answers a new row in two passes (:data:`PROGRESSIVE_ENV` is ``"1"``)."""
+    import os
+
+    return os.environ.get(PROGRESSIVE_ENV, "0").strip() == "1"
+
+
 class LofExplorer(W.HBox):
     """The Line of Fire explorer: a hex board (click or tap a Model to make it the shooter, the selected Model; drag
     it to move it without selecting it; the rotate buttons, q / e, Ctrl/Shift/Alt + wheel or a two-finger twist turn
@@ -183,6 +195,9 @@ class LofExplorer(W.HBox):
         self.prefetch = prefetch_enabled()
         """Whether the served page runs the idle prefetch (:meth:`_schedule_prefetch`; default from
         :data:`PREFETCH_ENV`)."""
+        self.progressive = progressive_enabled()
+        """Whether the served page answers a new row in two passes (:attr:`LofExplorer.progressive`'s docstring;
+        default from :data:`PROGRESSIVE_ENV`)."""
         self.prefetched = 0
         """Pairs the background prefetch has looked up or computed (:meth:`_start_prefetch`; for tests)."""
         self.scenario = sc = scenario or default_lof_scenario()
@@ -781,8 +796,9 @@ class LofExplorer(W.HBox):
         :class:`~.lof_analysis.LofAnalysisCache`), then redraw the pieces and overlays.
 
         The computation reads only immutable values taken now (the table, a copy of the rulings, the settings), so a
-        served page runs it off the event loop (:meth:`set_offloader`) and draws the answer when it is back; without
-        an offloader (notebooks, tests) it runs at once."""
+        served page runs it off the event loop (:meth:`set_offloader`) and draws the answer when it is back, in two
+        passes when the row is not computed yet (:attr:`progressive`: the Line of Fire verdicts, then the rest);
+        without an offloader (notebooks, tests) it runs at once, whole."""
         self._generation += 1   # any prefetch of the previous state stops at its next pair (the worker is needed)
         table, shooter, rulings = self.table, self.shooter, self.rulings.copy()
         calibration, weapon, threat, cache = self.calibration, self.weapon, self.threat, self.analysis_cache
@@ -812,12 +828,60 @@ class LofExplorer(W.HBox):
 
         if self._offload is None:
             self._show_verdicts(remember(compute()))
-        else:
-            self.board_view.set_pieces(model_pieces(self.models.values(), self.table))  # the Model moves now
-            gen = self._generation
+            return
+        self.board_view.set_pieces(model_pieces(self.models.values(), self.table))  # the Model moves now
+        gen = self._generation
+        if cache is None or not self.progressive:
             # only the latest change's answer is drawn (a row answered at once from _answers may have come after)
             self._offload(lambda: remember(compute()),
                           lambda verdicts: gen == self._generation and self._show_verdicts(verdicts, pieces_drawn=True))
+            return
+
+        # progressive: the Line of Fire verdicts first (lines, labels, the verdict column: one message), then the
+        # Range Ruler, Partial Cover, Threat Level and explanations in a second pass on the worker
+        def first():
+            try:
+                with CACHE_LOCK:
+                    return cache.analyse(table, shooter, rulings, calibration, weapon, threat, lazy=True)
+            except ScenarioError as e:
+                return e
+
+        def fill(lazy):
+            try:
+                with CACHE_LOCK:
+                    return [v.complete() for v in lazy]
+            except ScenarioError as e:
+                return e
+
+        def shown_first(lazy) -> None:
+            if gen != self._generation:   # a newer change came: its own answer is drawn, never this one
+                return
+            if isinstance(lazy, ScenarioError):
+                self._show_verdicts(lazy, pieces_drawn=True)
+                return
+            if not any(isinstance(v, LazyVerdict) for v in lazy):   # the whole row was cached: one pass
+                self._show_verdicts(remember(lazy), pieces_drawn=True)
+                return
+            self._show_verdicts([PendingVerdict.of(v) for v in lazy], pieces_drawn=True, pending=True)
+            self._offload(lambda: remember(fill(lazy)),
+                          lambda verdicts: gen == self._generation and self._show_verdicts(verdicts, pieces_drawn=True))
+
+        self._offload(first, shown_first)
+
+    progressive = False
+    """Under an offloader with the analysis cache (the served page), when ``True``: :meth:`update` draws a row not
+    computed yet in two passes: the Line of Fire verdicts first (``LofAnalysisCache.analyse(lazy=True)``: the lines
+    and labels on the board and the verdict column, the other columns saying :data:`~.lof_picture.PENDING`), then the
+    whole verdicts (Range Ruler, Partial Cover, Threat Level, the cut rays and the obstacles named), each pass one
+    canvas message. Only the latest change's passes are drawn (a first or second pass of an older change is dropped).
+    ``False``: one pass (the whole verdicts).
+
+    Off by default (:data:`PROGRESSIVE_ENV` turns it on): measured in session 16 (``bench_lof_interactions.py``
+    against the one-pass page in the same run, two runs, load 1.8-4.9; ``benchmarks/README.md``), at 1280 the first
+    visible answer came earlier (select, nudge, drag, a ruling, the shooter dropdown, the declared Move: 0.45-0.67x
+    the one-pass answer in one run, 0.62-1.14x in the other) but the whole answer later (0.73-1.13x, 1.0-1.7x: the
+    second pass computes the explained verdict again and draws the overlays a second time), and on the phone the
+    first answer was no earlier (0.7-1.8x) and the whole one 1.2-2.0x later."""
 
     ANSWERS_KEPT = 64
     """Rows (a table state, shooter, readings and settings) whose verdicts an explorer keeps (:meth:`_answer_key`):
@@ -834,15 +898,20 @@ class LofExplorer(W.HBox):
             return None
         return key
 
-    def _show_verdicts(self, verdicts, pieces_drawn: bool = False) -> None:
+    def _show_verdicts(self, verdicts, pieces_drawn: bool = False, pending: bool = False) -> None:
         """Draw the answer of :meth:`update` (a list of verdicts, or the ScenarioError the computation raised);
         ``pieces_drawn``: the pieces are on the board already (the offloaded path drew them when it asked), only the
-        overlays follow the verdicts."""
+        overlays follow the verdicts; ``pending``: :class:`~.lof_picture.PendingVerdict` s (the first pass of
+        :attr:`progressive`): the Range Ruler's targets, the link and the file wait for the whole verdicts."""
         if isinstance(verdicts, ScenarioError):
             self._say(str(verdicts))
             verdicts = []
         self.verdicts = verdicts
         self.verdict_html.value = verdict_table_html(self.verdicts, self.shooter, self.table)
+        if pending:
+            with hold(self.board_view.canvas):   # the lines and labels of the verdicts: one message
+                self._draw_overlays()
+            return
         keep = self.ruler_pick.value
         opts = [("—", "")] + [(v.target, v.target) for v in self.verdicts if v.range is not None]
         if opts != getattr(self, "_ruler_opts", None):  # unchanged options: no message to the browser
