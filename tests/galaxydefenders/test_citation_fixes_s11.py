@@ -29,7 +29,8 @@ def test_the_closest_agent_target_cites_chapter_11_in_the_ai_and_in_a_round():
         assert steps, name
         for s in steps:
             assert s.rule.section == "11 The Aliens", name
-            assert "start of the activation (11.3.1)" in s.detail
+            # the timing is stated in 11.3.1 (Master Aliens) as true of every alien (session 16)
+            assert 'start of the activation: 11.3.1 says so of Master Aliens "like any standard alien"' in s.detail
 
 
 # 2. Wounds from hits not cancelled: Storybook 5.5.1 (each remaining hit deals one wound)
@@ -79,3 +80,13 @@ def test_the_gd5_device_names_9_7_4_3():
     for s in steps:
         assert "as 9.7.4.3 says" in s.title
         assert "9.7.4.1" not in s.title
+
+
+def test_an_npcs_targeting_time_is_not_cited_as_the_master_alien_rule():
+    """Session 16: 11.3.1 states the timing for aliens only; an NPC's step says 10.2 gives it no other time."""
+    steps = _steps(resolve("gd-ai-npc-plus"), "Target: the closest alien")
+    assert steps
+    for s in steps:
+        assert s.rule.section == "10.2.1 NPC Movement"
+        assert "the book states it for aliens (11.3.1); 10.2 gives an NPC no other time" in s.detail
+        assert "Master Aliens" not in s.detail
