@@ -142,11 +142,16 @@ on: ``EXPLORER_LOF_PREFETCH=1`` (exactly ``1``; unset or any other value: off). 
 16 (``benchmarks/bench_lof_interactions.py --prefetch-ab``), see :data:`LofExplorer.PREFETCH_DELAY_MS`."""
 
 
-def prefetch_enabled() -> bool:
-    """Whether a new :class:`LofExplorer` runs the idle prefetch (:data:`PREFETCH_ENV` is ``"1"``)."""
+def _switched_on(env: str) -> bool:
+    """Whether the environment variable ``env`` is exactly ``"1"`` (surrounding spaces ignored)."""
     import os
 
-    return os.environ.get(PREFETCH_ENV, "0").strip() == "1"
+    return os.environ.get(env, "0").strip() == "1"
+
+
+def prefetch_enabled() -> bool:
+    """Whether a new :class:`LofExplorer` runs the idle prefetch (:data:`PREFETCH_ENV` is ``"1"``)."""
+    return _switched_on(PREFETCH_ENV)
 
 
 PROGRESSIVE_ENV = "EXPLORER_LOF_PROGRESSIVE"
@@ -156,9 +161,7 @@ PROGRESSIVE_ENV = "EXPLORER_LOF_PROGRESSIVE"
 
 def progressive_enabled() -> bool:
     """Whether a new :class:`LofExplorer` answers a new row in two passes (:data:`PROGRESSIVE_ENV` is ``"1"``)."""
-    import os
-
-    return os.environ.get(PROGRESSIVE_ENV, "0").strip() == "1"
+    return _switched_on(PROGRESSIVE_ENV)
 
 
 class LofExplorer(W.HBox):
