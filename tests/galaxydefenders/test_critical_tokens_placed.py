@@ -139,3 +139,13 @@ def test_every_token_is_in_exactly_one_place_after_every_attack(seed, kinds, hel
                 assert on == sorted(e for e, _ in t.criticals), (n, on, t.criticals)
         if death == "discard":
             assert piles.gone == []
+
+
+def test_a_dead_drones_tokens_cite_its_devices_section_and_never_guess_vigil():
+    """A round names its drones "Vigil (owner)" / "GD-5 (owner)"; a combat file may name one anything, and its step
+    then cites 9.7.4 Devices rather than Vigil's section."""
+    from explorer.games.galaxydefenders.combat import _drone_rule
+
+    assert _drone_rule("Vigil (Marine)").section == "9.7.4.2 Vigil"
+    assert _drone_rule("GD-5 (Biotech)").section == "9.7.4.3 GD-5"
+    assert _drone_rule("Bot").section == "9.7.4 Devices"

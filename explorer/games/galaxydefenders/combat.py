@@ -1394,6 +1394,16 @@ PREPARE_STEPS = (
 )
 """The deterministic part of a target's defence (no die): what the odds engine runs once per Hit roll."""
 
+def _drone_rule(name: str):
+    """The section of a drone named ``name``: its Device's (9.7.4.2 Vigil, 9.7.4.3 GD-5) when the name is the one a
+    round gives it (``"Vigil (Marine)"``, ``"GD-5 (Biotech)"``), else 9.7.4 Devices (a combat file may name a drone
+    anything)."""
+    for prefix, rule in (("Vigil", S.VIGIL), ("GD-5", S.GD5)):
+        if name.startswith(prefix):
+            return rule
+    return S.DEVICES
+
+
 def tokens_of_the_dead(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[Step, ...]]:
     """A target that died in this attack (not an agent: an agent bleeds) loses its Critical tokens: an alien's are
     discarded (11.9), each to its own level's discard pile (8.2.2); an NPC's or a drone's go there too or out of
@@ -1409,7 +1419,7 @@ def tokens_of_the_dead(d: Defence, ctx: DefenceContext) -> tuple[Defence, tuple[
         out, rule, why = False, S.ALIEN_BODY_CONDITIONS, "Any token on an alien is discarded when it dies."
     else:
         out = ctx.rulings.reading("critical_tokens_on_death") == "stay_out"
-        rule = S.NPC_HEALTH if t.kind == "npc" else S.GD5 if t.name.startswith("GD-5") else S.VIGIL
+        rule = S.NPC_HEALTH if t.kind == "npc" else _drone_rule(t.name)
         why = ("The book says where the card goes, not its tokens; ruling critical_tokens_on_death = "
                + ("stay_out: they leave play with it." if out else "discard: each to its own level's discard "
                   "pile, as an alien's (11.9)."))
