@@ -27,8 +27,8 @@ def canvas_stats(locator, stride: int = 7) -> dict:
 WAIT_FLOOR = 90.0
 """The least seconds :func:`wait_until` waits (a test's shorter ``timeout`` is raised to it). An upper bound, paid only
 when the condition never holds: the CI machine (2 cores, a load of 4-6 during the suite) answers about 3x slower than
-an idle one and once stalled a test process for about 20 s, so a 10 s or 30 s bound written on a quiet machine
-failed there for no fault of the page."""
+an idle one, and a CI run once charged 19 s to a check that takes 0.8 s; a 10 s or 30 s bound written on a quiet
+machine leaves no room for either."""
 
 
 def wait_until(fn, timeout: float = 30, interval: float = 0.25, what: str = "condition"):

@@ -134,8 +134,8 @@ def _b_not_held(r: dict) -> bool:
 @pytest.mark.slow
 def test_a_slow_forecast_does_not_hold_another_sessions_click(tmp_path):
     """A round where B was held is played once more on a new server and the better round counts: a one-off stall of
-    the loaded 2-core CI machine (it once stalled a test process for about 20 s) can hold one of B's clicks, while a
-    loop held by A's computation holds B in every round (the control below)."""
+    the loaded 2-core CI machine (a CI run once charged 19 s to a check that takes 0.8 s) can hold one of B's clicks,
+    while a loop held by A's computation holds B in every round (the control below)."""
     r = _served(tmp_path, offload=True)
     print("with offload:", {k: round(v, 3) for k, v in r.items()})
     if r["a_round"] == 1.0 and not _b_not_held(r):
