@@ -25,6 +25,19 @@ settings.register_profile("ci", derandomize=True, print_blob=True, deadline=None
 settings.register_profile("local", deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "local")
 
+NBVAL_OUTPUT_WAIT = 60
+"""Seconds nbval waits for a notebook cell's next output message once the cell has replied (nbval's own: 5 s, fixed
+in ``IPyNbCell.__init__``; past it the cell fails with "Timeout of 5 seconds exceeded waiting for output"). An upper
+bound: the kernel sends them right after its reply, unless a loaded 2-core machine holds it back (a CI run once
+charged 19 s to a check that takes 0.8 s). Applies when this file is loaded, as in ``./run test`` (every test
+path)."""
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if type(item).__name__ == "IPyNbCell" and getattr(item, "output_timeout", None) == 5:
+            item.output_timeout = NBVAL_OUTPUT_WAIT
+
 
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory) -> Path:

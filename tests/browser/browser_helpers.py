@@ -24,7 +24,21 @@ def canvas_stats(locator, stride: int = 7) -> dict:
     }""", stride)
 
 
+WAIT_FLOOR = 90.0
+"""The least seconds :func:`wait_until` waits (a test's shorter ``timeout`` is raised to it). An upper bound, paid only
+when the condition never holds: the CI machine (2 cores, a load of 4-6 during the suite) answers about 3x slower than
+an idle one, and a CI run once charged 19 s to a check that takes 0.8 s; a 10 s or 30 s bound written on a quiet
+machine leaves no room for either."""
+
+
 def wait_until(fn, timeout: float = 30, interval: float = 0.25, what: str = "condition"):
+    """``fn()``'s first true value, polled every ``interval`` seconds for at most ``max(timeout, WAIT_FLOOR)``
+    seconds.
+
+    Raises:
+        AssertionError: ``fn()`` was never true in that time (the message names ``what`` and the last value).
+    """
+    timeout = max(timeout, WAIT_FLOOR)
     end = time.monotonic() + timeout
     last = None
     while time.monotonic() < end:
@@ -85,7 +99,7 @@ WATCH_JS = """([canvasSel, textSel]) => {
         const now = performance.now();
         if (w.canvas === null && sig() !== w.h0) { w.canvas = now - w.start; }
         if (text && w.text === null && text.innerText !== w.t0) { w.text = now - w.start; }
-        if ((w.canvas === null || (text && w.text === null)) && now - w.start < 20000) { requestAnimationFrame(tick); }
+        if ((w.canvas === null || (text && w.text === null)) && now - w.start < 90000) { requestAnimationFrame(tick); }
     };
     requestAnimationFrame(tick);
     return true; }"""
@@ -99,7 +113,8 @@ def watch_change(page, canvas_sel: str, text_sel: str | None = None) -> None:
 
 
 def changed_after(page, need_text: bool = True, timeout: float = 30) -> dict:
-    """``{"canvas": ms, "text": ms}`` once both changed since :func:`watch_change` (``text`` only if ``need_text``)."""
+    """``{"canvas": ms, "text": ms}`` once both changed since :func:`watch_change` (``text`` only if ``need_text``).
+    The page watches for 90 s (:data:`WAIT_FLOOR`, the least :func:`wait_until` waits here)."""
     return wait_until(lambda: page.evaluate("() => window.__watch")
                       if page.evaluate("() => window.__watch && window.__watch.canvas !== null && "
                                        f"({'window.__watch.text !== null' if need_text else 'true'})") else None,
@@ -180,6 +195,21 @@ def phone_audit(page, min_text: float = 14, min_target: float = 44) -> dict:
     its own box), and ``cramped``: every table cell narrower than its longest word of at most 12 letters (the word
     broken letter by letter; longer tokens may break)."""
     return page.evaluate(PHONE_AUDIT_JS, [min_text, min_target])
+
+
+def phone_audit_when_clean(page, min_text: float = 14, min_target: float = 44,
+                           lists: tuple[str, ...] = ("small", "tiny", "sideways", "cramped"),
+                           timeout: float = 30) -> dict:
+    """:func:`phone_audit`, repeated every 0.5 s until the page does not scroll sideways and each of ``lists`` is
+    empty, or ``timeout`` seconds have passed: the last audit. A page's last reflow (a board's label floor, measured
+    every 700 ms; a tray's narrow twin) may come late on a loaded machine; a page that stays wrong is reported as it
+    is after ``timeout``."""
+    end = time.monotonic() + timeout
+    while True:
+        got = phone_audit(page, min_text, min_target)
+        if (got["scrollWidth"] <= got["width"] and not any(got[k] for k in lists)) or time.monotonic() >= end:
+            return got
+        time.sleep(0.5)
 
 
 PAGE_SIGNATURE_JS = """(skip) => {

@@ -18,6 +18,39 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
+ACTION_TIMEOUT_MS = 90_000
+"""Playwright's default upper bound for an action or a wait without a timeout of its own (a click waiting for its
+target, ``locator.wait_for()``, ``wait_for_function``), in ms; Playwright's own default is 30 s. Paid only when the page
+never gets there: the CI machine (2 cores, a load of 4-6 during the suite) answers about 3x slower than an idle one,
+and a CI run once charged 19 s to a check that takes 0.8 s."""
+NAVIGATION_TIMEOUT_MS = 120_000
+"""The same for ``page.goto`` / ``reload`` / ``wait_for_url`` without a timeout (Playwright's default: 30 s): the server
+builds a Panel page's document before it answers."""
+
+
+class _Browser:
+    """The Playwright browser, with every new page and context given :data:`ACTION_TIMEOUT_MS` and
+    :data:`NAVIGATION_TIMEOUT_MS` as their default timeouts (everything else passes through)."""
+
+    def __init__(self, browser):
+        self._browser = browser
+
+    @staticmethod
+    def _slack(target):
+        target.set_default_timeout(ACTION_TIMEOUT_MS)
+        target.set_default_navigation_timeout(NAVIGATION_TIMEOUT_MS)
+        return target
+
+    def new_page(self, *args, **kw):
+        return self._slack(self._browser.new_page(*args, **kw))
+
+    def new_context(self, *args, **kw):
+        return self._slack(self._browser.new_context(*args, **kw))
+
+    def __getattr__(self, name):
+        return getattr(self._browser, name)
+
+
 def _unavailable(reason: str):
     if os.environ.get("CI", "").lower() == "true":
         pytest.fail(f"browser tests need {reason} (CI=true: failing instead of skipping)")
@@ -34,7 +67,7 @@ def browser():
         _unavailable("the playwright Python package")
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
+        yield _Browser(b)
         b.close()
 
 

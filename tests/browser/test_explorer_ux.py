@@ -101,7 +101,7 @@ def _scroll_partly_off(page, locator, fraction: float = 0.5, edge: str = "top") 
     """Scroll the page so ``fraction`` of ``locator``'s height is above the top edge (``edge="top"``) or below the
     bottom edge of the window; returns its bounding box afterwards. Waits for the element to show first (on a busy
     machine the page may still be drawing it: its box is then ``None``)."""
-    locator.wait_for(state="visible", timeout=15000)
+    locator.wait_for(state="visible", timeout=90_000)
     box = locator.bounding_box()
     y0 = page.evaluate(_SCROLL)
     vh = page.viewport_size["height"]

@@ -60,8 +60,8 @@ def test_ai_page_steps_forward_and_back(browser, app_url):
     for _ in range(len(steps) - 1 - path_step):
         prev.click()
     wait_until(lambda: f"step {path_step + 1} of {len(steps)}" in focus.inner_text(), what="back to the move")
-    page.wait_for_timeout(600)
-    assert _board_hash(page) == hashes[path_step + 1], "going back shows the same board as going forward"
+    # going back shows the same board as going forward (waited for, not slept for: a loaded machine redraws late)
+    wait_until(lambda: _board_hash(page) == hashes[path_step + 1], what="the same board as going forward")
     if SCREENSHOTS:
         page.screenshot(path=os.path.join(SCREENSHOTS, "galaxydefenders-ai.png"), full_page=True)
 

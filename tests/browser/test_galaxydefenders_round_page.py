@@ -27,6 +27,20 @@ def _ref():
     return get_game("galaxydefenders").open_page("round")[0]
 
 
+STEP_BOUND = 15.0
+"""Seconds from a click on Next to the next step shown: a bound against a hung page, not a speed goal (a step took
+about 0.3 s at a load of 2.5-5). A step over it is timed once more (Prev, then Next again) and the faster run
+counts: the loaded 2-core CI machine once charged 19 s to a check that takes 0.8 s."""
+
+
+def _step_forward(nxt, focus, i: int, n: int) -> float:
+    """Click Next on step ``i`` (1-based) and wait for step ``i + 1`` of ``n``; the seconds it took."""
+    t = time.monotonic()
+    nxt.click()
+    wait_until(lambda: f"STEP {i + 1} OF {n}" in focus.inner_text().upper(), what=f"step {i + 1}")
+    return time.monotonic() - t
+
+
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_round_page_steps_through_the_round(browser, app_url, size):
     from explorer.urlstate import decode_state
@@ -50,12 +64,14 @@ def test_round_page_steps_through_the_round(browser, app_url, size):
     maps = {page.locator(".gd-round-map").first.inner_html()}
     card = next(i for i, p in enumerate(ref.positions) if p.card is not None)
     for i in range(1, card + 1):
-        t = time.monotonic()
-        nxt.click()
         pos = ref.positions[i]
-        wait_until(lambda: f"STEP {i + 1} OF {n}" in focus.inner_text().upper(), what=f"step {i + 1}")
+        took = _step_forward(nxt, focus, i, n)
+        if took >= STEP_BOUND:    # a one-off stall of a loaded machine is not the page's: step back and time it again
+            prev.click()
+            wait_until(lambda: f"STEP {i} OF {n}" in focus.inner_text().upper(), what=f"back to step {i}")
+            took = min(took, _step_forward(nxt, focus, i, n))
         assert pos.step.title in focus.inner_text() and pos.step.rule.section in focus.inner_text()
-        assert time.monotonic() - t < 15
+        assert took < STEP_BOUND, f"step {i + 1} took {took:.1f} s, twice"
         maps.add(page.locator(".gd-round-map").first.inner_html())
     assert len(maps) >= 3, "the map redraws as the figures walk"
     assert "Close Encounter card 12" in page.locator(".gd-ce-card").first.inner_text()

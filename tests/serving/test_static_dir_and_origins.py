@@ -150,7 +150,7 @@ def test_serve_on_ipv6_loopback_answers_pages_and_opens_websockets(tmp_path):
         page = None
         for _ in range(120):
             try:
-                page = urllib.request.urlopen(url, timeout=5).read().decode()
+                page = urllib.request.urlopen(url, timeout=60).read().decode()   # the server builds the page first
                 break
             except OSError:
                 time.sleep(1)
