@@ -41,3 +41,14 @@ def test_bench_lof_vs_tree_runs_each_tree_in_its_own_process():
     assert out.returncode == 0, out.stderr
     assert "after one Model moves" in out.stdout and "identical" in out.stdout
     assert "MISMATCH" not in out.stdout + out.stderr
+
+
+def test_bench_partial_cover_quick_checks_the_clipped_umbra_against_the_former():
+    """bench_partial_cover.py --quick: every row's answers identical between the clipped umbra and the former one
+    (the default and the crowded tables, the page's shooter picks on the default table)."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_partial_cover.py"), "--quick"],
+                         capture_output=True, text=True, timeout=600, cwd=ROOT, env=env)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.count("identical") == 5 and "ratio = former time / clipped time" in out.stdout
+    assert "MISMATCH" not in out.stdout + out.stderr

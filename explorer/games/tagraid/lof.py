@@ -17,6 +17,7 @@ must join the two volumes.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -24,6 +25,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 import shapely
+from shapely.errors import GEOSException
 from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
@@ -1431,14 +1433,9 @@ def _shadow(point: XY, poly: Polygon, far: float) -> BaseGeometry:
     return shapely.union_all(parts)
 
 
-def umbra(attacker: Disc, piece: Polygon, far: float = 50.0, extra_points: int = 64) -> BaseGeometry:
-    """The points hidden from every point of ``attacker`` by ``piece`` alone (its full shadow), as a polygon.
-
-    Computed as the intersection of the shadows cast from the tangent points of every vertex of ``piece`` on the
-    attacker's edge (where the umbra's boundary lines come from) plus ``extra_points`` evenly spaced edge points;
-    every shadow contains the umbra, so the result can only be slightly larger than it, never smaller. Callers confirm
-    a hidden point exactly with :func:`explorer.games.tagraid.geometry.point_target_clear`.
-    """
+def _umbra_points(attacker: Disc, piece: Polygon, extra_points: int = 64) -> list[XY]:
+    """The points of ``attacker``'s edge whose shadows :func:`umbra` intersects: for each vertex of ``piece`` outside
+    the disc, its two tangent points, then ``extra_points`` evenly spaced edge points (in that order)."""
     pts: list[XY] = []
     for vx, vy in list(piece.exterior.coords)[:-1]:
         dx, dy = vx - attacker.x, vy - attacker.y
@@ -1452,13 +1449,202 @@ def umbra(attacker: Disc, piece: Polygon, far: float = 50.0, extra_points: int =
     for i in range(extra_points):
         ang = 2 * math.pi * i / extra_points
         pts.append((attacker.x + attacker.r * math.cos(ang), attacker.y + attacker.r * math.sin(ang)))
+    return pts
+
+
+def umbra(attacker: Disc, piece: Polygon, far: float = 50.0, extra_points: int = 64) -> BaseGeometry:
+    """The points hidden from every point of ``attacker`` by ``piece`` alone (its full shadow), as a polygon.
+
+    Computed as the intersection of the shadows cast from the tangent points of every vertex of ``piece`` on the
+    attacker's edge (where the umbra's boundary lines come from) plus ``extra_points`` evenly spaced edge points;
+    every shadow contains the umbra, so the result can only be slightly larger than it, never smaller. Callers confirm
+    a hidden point exactly with :func:`explorer.games.tagraid.geometry.point_target_clear`.
+    """
     out: BaseGeometry | None = None
-    for p in pts:
+    for p in _umbra_points(attacker, piece, extra_points):
         sh = _shadow(p, piece, far)
         out = sh if out is None else out.intersection(sh)
         if out.is_empty:
             break
     return out if out is not None else Polygon()
+
+
+def _convex_ring(piece: Polygon) -> np.ndarray | None:
+    """``piece``'s corners counter-clockwise (shape ``(n, 2)``, not closed) when it is strictly convex (every turn the
+    same way by more than 1e-9 radians, turning once, no repeated corner, no hole); ``None`` otherwise."""
+    if piece.interiors:
+        return None
+    c = np.asarray(piece.exterior.coords, dtype=float)[:-1]
+    if len(c) < 3:
+        return None
+    e = np.roll(c, -1, axis=0) - c
+    e2 = np.roll(e, -1, axis=0)
+    lens = np.hypot(e[:, 0], e[:, 1])
+    if lens.min() <= 1e-12:
+        return None
+    cross = e[:, 0] * e2[:, 1] - e[:, 1] * e2[:, 0]
+    turn = np.arctan2(cross, (e * e2).sum(axis=1))
+    sines = cross / (lens * np.roll(lens, -1))
+    if np.all(sines > 1e-9) and abs(turn.sum() - 2 * math.pi) < 1e-6:
+        return c
+    if np.all(sines < -1e-9) and abs(turn.sum() + 2 * math.pi) < 1e-6:
+        return c[::-1].copy()
+    return None
+
+
+def _convex_shadows(points: np.ndarray, ring: np.ndarray, far: float,
+                    reach: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_shadow` of a strictly convex piece (corners ``ring``, shape ``(n, 2)``, counter-clockwise) from each of
+    ``points`` (shape ``(m, 2)``), each as one polygon equal to it within ``reach[i]`` of ``points[i]``; ``None``
+    where the construction does not apply (the caller then uses :func:`_shadow`). Returns the shadows (shape
+    ``(m,)``, object) and the two corners where each shadow's sides leave the piece (``first``: where the far corners
+    start, ``last``: where they end; shape ``(m, 2)``, NaN where the shadow is ``None``).
+
+    From a point outside a convex piece, the edges facing away from the point (the back chain) form one run; the
+    shadow's quads of those edges tile the part of the shadow behind the piece, and the quads of the facing edges lie
+    inside the piece or beyond the back chain's far ends. So the shadow is the ring: the facing corners, then the back
+    chain's corners pushed ``far`` along their rays from the point (the same far corners as :func:`_shadow`'s), in
+    the same order (``n + 2`` corners). Within ``reach`` it equals :func:`_shadow` when every far edge of the back
+    chain is farther than ``reach`` from the point. ``None`` when the point is on or inside the piece, within 1e-12
+    of a corner, or nearly in line with an edge (sine below 1e-9), or a far edge comes within ``reach``.
+    """
+    m, n = len(points), len(ring)
+    out = np.full(m, None, dtype=object)
+    first, last = np.full((m, 2), np.nan), np.full((m, 2), np.nan)
+    if m == 0:
+        return out, first, last
+    d = ring[None, :, :] - points[:, None, :]  # (m, n, 2): from each point to each corner
+    dist = np.hypot(d[..., 0], d[..., 1])
+    e = np.roll(ring, -1, axis=0) - ring
+    elen = float(np.hypot(e[:, 0], e[:, 1]).max())
+    cross = e[None, :, 0] * d[..., 1] - e[None, :, 1] * d[..., 0]  # > 0: edge i faces the point
+    back = cross < 0
+    nb = back.sum(axis=1)
+    starts = back & ~np.roll(back, 1, axis=1)
+    ok = ((dist.min(axis=1) >= 1e-12) & (np.abs(cross).min(axis=1) > 1e-9 * elen * dist.max(axis=1))
+          & (nb > 0) & (nb < n) & (starts.sum(axis=1) == 1))
+    if not ok.any():
+        return out, first, last
+    use = np.flatnonzero(ok)
+    points, d, dist, back, nb, starts = points[use], d[use], dist[use], back[use], nb[use], starts[use]
+    k0 = starts.argmax(axis=1)
+    j = np.arange(n + 2)[None, :]
+    n_front = (n - nb + 1)[:, None]
+    is_front = j < n_front
+    idx = np.where(is_front, (k0[:, None] + nb[:, None] + j) % n, (k0[:, None] + j - n_front) % n)  # (m, n + 2)
+    rows = np.arange(len(use))[:, None]
+    dd, rr = d[rows, idx], dist[rows, idx]
+    corner = ring[idx]
+    farx = corner[..., 0] + far * dd[..., 0] / rr
+    fary = corner[..., 1] + far * dd[..., 1] / rr
+    xs = np.where(is_front, corner[..., 0], farx)
+    ys = np.where(is_front, corner[..., 1], fary)
+    # every far edge (between two pushed corners) farther than reach from its point
+    ax, ay = xs[:, :-1] - points[:, 0:1], ys[:, :-1] - points[:, 1:2]
+    sx, sy = xs[:, 1:] - xs[:, :-1], ys[:, 1:] - ys[:, :-1]
+    t = np.clip(-(ax * sx + ay * sy) / np.maximum(sx * sx + sy * sy, 1e-300), 0.0, 1.0)
+    gap = np.hypot(ax + t * sx, ay + t * sy)
+    far_edge = ~is_front[:, :-1] & ~is_front[:, 1:]
+    near = np.where(far_edge, gap, np.inf).min(axis=1)
+    fine = near > reach[use] * (1 + 1e-9) + 1e-9
+    if fine.any():
+        out[use[fine]] = shapely.polygons(np.stack([xs[fine], ys[fine]], axis=-1))
+        first[use[fine]] = ring[k0[fine]]
+        last[use[fine]] = ring[(k0[fine] + nb[fine]) % n]
+    return out, first, last
+
+
+def _covered_by_shadows(xy: np.ndarray, points: np.ndarray, first: np.ndarray, last: np.ndarray) -> np.ndarray:
+    """For each shadow of :func:`_convex_shadows` (cast from ``points[i]``, its sides leaving the piece at
+    ``first[i]`` and ``last[i]``), whether the points ``xy`` (shape ``(k, 2)``: every vertex of a region within the
+    shadow's reach) all lie more than 1e-9 inside both sides and beyond the chord ``last -> first``. The chord runs
+    inside the (convex) piece, so a segment from the shadow's point to anything between the sides and beyond the
+    chord crosses the piece: such a region lies in the shadow (a half-plane holds a polygon when it holds its
+    vertices). ``False`` means "not shown", not "outside". Shape ``(m,)``, bool."""
+    def left(o: np.ndarray, u: np.ndarray) -> np.ndarray:  # (m,): min over xy of the distance left of o + t u
+        ln = np.hypot(u[:, 0], u[:, 1])
+        c = u[:, None, 0] * (xy[None, :, 1] - o[:, None, 1]) - u[:, None, 1] * (xy[None, :, 0] - o[:, None, 0])
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return c.min(axis=1) / ln
+
+    with np.errstate(invalid="ignore"):
+        inside = ((left(first, first - points) > 1e-9) & (left(last, points - last) > 1e-9)
+                  & (left(last, first - last) > 1e-9))
+    return inside
+
+
+def _shadow_near(point: XY, piece: Polygon, coords: np.ndarray, far: float, region: BaseGeometry) -> BaseGeometry:
+    """:func:`_shadow` (the same quads, built at once), keeping only the quads that meet ``region``: the same set
+    within ``region``. ``coords``: ``piece``'s closed exterior ring, shape ``(n + 1, 2)``."""
+    px, py = point
+    x0, x1 = coords[:-1], coords[1:]
+    d0 = np.hypot(x0[:, 0] - px, x0[:, 1] - py)
+    d1 = np.hypot(x1[:, 0] - px, x1[:, 1] - py)
+    keep = (d0 >= 1e-12) & (d1 >= 1e-12)
+    x0, x1, d0, d1 = x0[keep], x1[keep], d0[keep], d1[keep]
+    if not len(x0):
+        return piece
+    q0 = np.stack([x0[:, 0] + far * (x0[:, 0] - px) / d0, x0[:, 1] + far * (x0[:, 1] - py) / d0], axis=1)
+    q1 = np.stack([x1[:, 0] + far * (x1[:, 0] - px) / d1, x1[:, 1] + far * (x1[:, 1] - py) / d1], axis=1)
+    quads = shapely.polygons(np.stack([x0, x1, q1, q0, x0], axis=1))
+    quads = quads[shapely.is_valid(quads) & (shapely.area(quads) > 1e-15)]
+    quads = quads[shapely.intersects(quads, region)]
+    return shapely.union_all(np.concatenate([[piece], quads])) if len(quads) else piece
+
+
+def _umbra_in_disc(attacker: Disc, piece: Polygon, target: Disc, far: float, extra_points: int = 64) -> BaseGeometry:
+    """``umbra(attacker, piece, far).intersection(target.polygon(64))`` as a set, computed inside the target's disc.
+
+    The same shadows (:func:`_umbra_points`) are intersected, starting from the target's polygon
+    (``target.polygon(64)``), so the work stays the size of the target's base, and stopping once nothing is left.
+    Each shadow is built as one polygon when ``piece`` is strictly convex (:func:`_convex_shadows`, all at once), else
+    from :func:`_shadow`'s quads that meet what is left (:func:`_shadow_near`). The tangent points' shadows come
+    first; an evenly spaced point's shadow that holds what they leave is skipped (it changes nothing): shown from its
+    sides and chord (:func:`_covered_by_shadows`), else by ``shapely.covers``. Only the vertices of the result can
+    differ from the former path's (:func:`_reference_cover_region`); ``tests/tagraid/test_partial_cover_fast.py``
+    checks that both give the same set and the same Partial Cover on random tables. Shapes: discs and ``far`` in
+    board units; returns a (possibly empty) Polygon or MultiPolygon.
+    """
+    region = target.polygon(64)
+    ring = _convex_ring(piece)
+    coords = np.asarray(piece.exterior.coords, dtype=float)
+    pts = np.array(_umbra_points(attacker, piece, extra_points), dtype=float).reshape(-1, 2)
+    first_xy = last_xy = None
+    if ring is not None:
+        reach = np.hypot(target.x - pts[:, 0], target.y - pts[:, 1]) + target.r
+        shadows, first_xy, last_xy = _convex_shadows(pts, ring, far, reach)
+    else:
+        shadows = np.full(len(pts), None, dtype=object)
+    first = len(pts) - extra_points  # the tangent points' shadows (they draw the umbra's edges) come first
+
+    def cut(i: int) -> None:
+        nonlocal region
+        sh = shadows[i]
+        if sh is None:
+            sh = _shadow_near((float(pts[i, 0]), float(pts[i, 1])), piece, coords, far, region)
+        region = region.intersection(sh)
+
+    for i in range(first):
+        cut(i)
+        if region.is_empty:
+            return region
+    rest = np.arange(first, len(pts))
+    built = rest[np.not_equal(shadows[rest], None)]
+    # an evenly spaced point's shadow that already holds what is left changes nothing: skipped (shown by the sides
+    # and chord of the shadow, else by shapely)
+    skip: set[int] = set()
+    if len(built):
+        held = _covered_by_shadows(shapely.get_coordinates(region), pts[built], first_xy[built], last_xy[built])
+        skip = set(built[held].tolist())
+        ask = built[~held]
+        if len(ask):
+            skip |= set(ask[shapely.covers(shadows[ask], region)].tolist())
+    for i in rest:
+        if int(i) not in skip:
+            cut(int(i))
+            if region.is_empty:
+                break
+    return region
 
 
 @dataclass
@@ -1501,6 +1687,46 @@ class CoverResult:
                     (self.attacker, self.target, *(f"scenery:{p}" for p in self.pieces)), "Partial Cover")
 
 
+def _cover_region(a: Disc, poly: Polygon, b: Disc, far: float) -> BaseGeometry | None:
+    """The part of ``b``'s polygon (``b.polygon(64)``) inside ``umbra(a, poly, far)`` (:func:`_umbra_in_disc`);
+    ``None`` when it stays ``1e-9`` or more outside ``b``'s edge. Should GEOS fail on the clipped shapes (a topology
+    error on near-degenerate coordinates), the former computation (:func:`_reference_cover_region`) answers."""
+    try:
+        region = _umbra_in_disc(a, poly, b, far)
+    except GEOSException:
+        return _reference_cover_region(a, poly, b, far)
+    if region.is_empty or region.distance(shapely.Point(b.center)) >= b.r - 1e-9:
+        return None
+    return region
+
+
+def _reference_cover_region(a: Disc, poly: Polygon, b: Disc, far: float) -> BaseGeometry | None:
+    """The former :func:`_cover_region` (session 16 and before): the whole :func:`umbra` (every shadow a union of
+    quads reaching ``far``), then its part in ``b``'s polygon. Kept as the baseline of
+    ``benchmarks/bench_partial_cover.py`` and the reference of ``tests/tagraid/test_partial_cover_fast.py``."""
+    um = umbra(a, poly, far=far)
+    if um.is_empty or um.distance(shapely.Point(b.center)) >= b.r - 1e-9:
+        return None
+    return um.intersection(b.polygon(64))
+
+
+def _hidden_point(a: Disc, b: Disc, sid: str, poly: Polygon, tb: bool, region_of=_cover_region) -> XY | None:
+    """A point of ``b``'s base hidden from every point of ``a``'s by ``poly`` alone (confirmed exactly with
+    :func:`point_target_clear`), or ``None``. Tried: a representative point of the region that the umbra
+    (``region_of``) leaves in ``b``'s base, then one of each of its parts."""
+    region = region_of(a, poly, b, 4 * (math.hypot(b.x - a.x, b.y - a.y) + b.r + 1))
+    if region is None or region.is_empty or region.area <= 1e-12:
+        return None
+    # confirm exactly: a point of the region that no segment from the attacker reaches past this piece
+    cands = [region.representative_point()]
+    if hasattr(region, "geoms"):
+        cands += [g.representative_point() for g in region.geoms]
+    for q in cands:
+        if not point_target_clear(a, (q.x, q.y), Obstacles([(sid, poly)]), touching_blocks=tb):
+            return (q.x, q.y)
+    return None
+
+
 def partial_cover(table: TableTop, attacker: Model | str, target: Model | str,
                   rulings: Rulings | None = None) -> CoverResult:
     """Is ``target`` in Partial Cover against ``attacker``? Section: Damage › Partial Cover.
@@ -1510,6 +1736,35 @@ def partial_cover(table: TableTop, attacker: Model | str, target: Model | str,
     that piece. Pieces that do not block LoF under ``scenery_height`` give no cover. Only the piece in contact is
     considered as the hiding piece.
     """
+    return _partial_cover(table, attacker, target, rulings, _REGION_OF[0])
+
+
+_REGION_OF = [_cover_region]
+"""The region function :func:`partial_cover` uses (:func:`_cover_region`); :func:`_former_cover` swaps it."""
+
+
+@contextlib.contextmanager
+def _former_cover() -> Iterator[None]:
+    """Within, :func:`partial_cover` computes as before (:func:`_reference_cover_region`): the baseline of the
+    page row of ``benchmarks/bench_partial_cover.py``, which times the whole Line of Fire page both ways in one run.
+    Not thread-safe: benchmarks only."""
+    was = _REGION_OF[0]
+    _REGION_OF[0] = _reference_cover_region
+    try:
+        yield
+    finally:
+        _REGION_OF[0] = was
+
+
+def _reference_partial_cover(table: TableTop, attacker: Model | str, target: Model | str,
+                             rulings: Rulings | None = None) -> CoverResult:
+    """:func:`partial_cover` as it was computed before (:func:`_reference_cover_region`): the baseline of
+    ``benchmarks/bench_partial_cover.py`` and the reference of ``tests/tagraid/test_partial_cover_fast.py``."""
+    return _partial_cover(table, attacker, target, rulings, _reference_cover_region)
+
+
+def _partial_cover(table: TableTop, attacker: Model | str, target: Model | str, rulings: Rulings | None,
+                   region_of) -> CoverResult:
     rulings = rulings or default_rulings()
     s = table.model(attacker) if isinstance(attacker, str) else attacker
     t = table.model(target) if isinstance(target, str) else target
@@ -1525,22 +1780,10 @@ def partial_cover(table: TableTop, attacker: Model | str, target: Model | str,
     for sid in touching:
         if sid not in blocking:
             continue
-        poly = table._scenery_polys[sid]
-        um = umbra(a, poly, far=4 * (math.hypot(b.x - a.x, b.y - a.y) + b.r + 1))
-        if um.is_empty or um.distance(shapely.Point(b.center)) >= b.r - 1e-9:
-            continue
-        region = um.intersection(b.polygon(64))
-        if region.is_empty or region.area <= 1e-12:
-            continue
-        # confirm exactly: a point of the region that no segment from the attacker reaches past this piece
-        cands = [region.representative_point()]
-        if hasattr(region, "geoms"):
-            cands += [g.representative_point() for g in region.geoms]
-        for q in cands:
-            if not point_target_clear(a, (q.x, q.y), Obstacles([(sid, poly)]), touching_blocks=tb):
-                pieces.append(sid)
-                hidden[sid] = (q.x, q.y)
-                break
+        q = _hidden_point(a, b, sid, table._scenery_polys[sid], tb, region_of)
+        if q is not None:
+            pieces.append(sid)
+            hidden[sid] = q
     in_cover = bool(pieces) and lof.has_lof
     if not touching:
         detail = f"{t.id} is in Silhouette Contact with no scenery piece."
