@@ -24,7 +24,7 @@ from explorer.text import plural
 from explorer.urlstate import MAX_REQUEST_HEADER_BYTES
 from explorer.serving.binary_messages import accept_binary_widget_messages
 from explorer.serving.canvas_fixes import browser_fixes
-from explorer.serving.batched_messages import batch_widget_messages
+from explorer.serving.batched_messages import batch_widget_messages, batching_enabled
 from explorer.serving.comm_opens import skip_browser_comm_opens
 from explorer.serving.components_fence import fence_components
 from explorer.serving.lean_build import lean_build_comms
@@ -403,7 +403,8 @@ def serve(port: int = 5006, address: str | None = None, show: bool = False, stat
     local_resources()   # process-wide part: Font Awesome from this server (each page sets its session's part)
     phone_page()   # process-wide part: the phone stylesheet (each page sets its document's viewport meta)
     skip_browser_comm_opens()   # ~700 fewer websocket messages per new session
-    batch_widget_messages()   # a tick's widget messages as one Bokeh message; no "busy" status per browser message
+    if batching_enabled():   # off by default: it hides the Orders page's new ARO rows (explorer.serving.batched_messages)
+        batch_widget_messages()
     page_script()   # and the browser does not even send those comm_opens (explorer.serving.page_js)
     lean_build_comms()   # a page's build does not serialise the widget states its dropped messages would carry
     accept_binary_widget_messages()   # uploaded files (binary widget messages) reach the pages

@@ -11,7 +11,7 @@ package is not the pinned one (``disable`` or ``guarded``, always with a one-lin
 - :mod:`~explorer.serving.page_js` — the BokehJS page script: no browser ``comm_open`` is sent (``page_script``);
 - :mod:`~explorer.serving.comm_opens` — the server drops browser ``comm_open`` messages (``skip_browser_comm_opens``);
 - :mod:`~explorer.serving.batched_messages` — a tick's widget messages as one Bokeh message, no "busy" status
-  (``batch_widget_messages``);
+  (``batch_widget_messages``; off by default, ``EXPLORER_BATCH_MESSAGES=1``: it hides the Orders page's new rows);
 - :mod:`~explorer.serving.binary_messages` — uploaded files reach the page (``accept_binary_widget_messages``);
 - :mod:`~explorer.serving.lean_build` — stateless comms while a page is built (``lean_build_comms``);
 - :mod:`~explorer.serving.build_messages` — the build's queued messages are dropped (``drop_build_messages``);
@@ -53,7 +53,7 @@ _NAMES = {
     "notebook": ("notebook_app", "notebook_pane_class", "PANE_PRIORITY"),
     "page_js": ("PAGE_JS", "PAGE_JS_SOURCE", "page_script"),
     "comm_opens": ("skip_browser_comm_opens",),
-    "batched_messages": ("batch_widget_messages", "send_batched"),
+    "batched_messages": ("BATCH_ENV", "batch_widget_messages", "batching_enabled", "send_batched"),
     "binary_messages": ("MAX_WIDGET_BUFFERS", "split_binary_widget_message", "accept_binary_widget_messages"),
     "lean_build": ("building_page", "lean_build_comms"),
     "build_messages": ("drop_build_messages",),

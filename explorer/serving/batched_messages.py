@@ -22,6 +22,13 @@ Private APIs (pinned panel==1.9.4, bokeh==3.9.2, ipywidgets_bokeh==1.8.0): ``Pan
 (the ``ServerSession``), its ``_subscribed_connections`` and ``_pending_writes``, its change callbacks keyed by the
 session (``Document.callbacks._change_callbacks``), and ``ServerConnection.protocol`` / ``_socket.send_message``.
 
+**Off by default** (:data:`BATCH_ENV`, ``EXPLORER_BATCH_MESSAGES=1`` turns it on for ``explorer serve``): with it, the
+Orders page (``/tagraid-orders``) never showed the ARO rows it builds during a Move (``tests/browser/test_orders_page.py``
+waits 90 s for ``.oes-aro-W`` in vain; it passes without the patch). Widgets created and shown in the same tick reach
+the browser in one ``PATCH-DOC`` and the new rows are not rendered; which half (the batching or the dropped "busy")
+is at fault is not known yet. Measured with it on (``benchmarks/README.md``, session 17): websocket frames per Line of
+Fire interaction halved, latency ratios 0.46-1.01 in a 2-round run at load 4-6, no clear change in a 1-round run.
+
 On a version mismatch: disabled (:data:`explorer.serving.versions.DISABLE`): it only saves time. Without it: one
 ``PATCH-DOC`` per widget message and a "busy" status per browser message. Where the document is not served by a
 Bokeh server session (a notebook), held, or a tick has a single message, the messages go out exactly as Panel sends
@@ -33,6 +40,17 @@ from __future__ import annotations
 from .versions import allowed, could_not_apply
 
 _MARK = "_explorer_batched"
+
+BATCH_ENV = "EXPLORER_BATCH_MESSAGES"
+"""The environment variable that turns the patch on for a served process: exactly ``1`` (see the module docstring:
+off by default, it hides the rows the Orders page builds during a Move)."""
+
+
+def batching_enabled() -> bool:
+    """Whether ``explorer serve`` applies :func:`batch_widget_messages` (:data:`BATCH_ENV` is ``"1"``)."""
+    import os
+
+    return os.environ.get(BATCH_ENV, "").strip() == "1"
 
 
 def _server_session(doc):

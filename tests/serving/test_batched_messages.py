@@ -142,3 +142,13 @@ def test_bokehs_protocol_carries_several_widget_messages_and_their_buffers_in_on
     assert msg.content["events"][0]["msg_data"] == '{"a": 1}' and msg.content["events"][3]["msg_data"] == '{"b": 2}'
     assert sorted(b.to_bytes() for b in msg.buffers) == [b"\x00\x01canvas", b"\x02more"]
     assert msg.header["num_buffers"] == 2
+
+
+def test_off_unless_the_environment_turns_it_on(monkeypatch):
+    """Off by default (it hides the rows the Orders page builds during a Move: tests/browser/test_orders_page.py
+    fails with it on); exactly "1" turns it on."""
+    monkeypatch.delenv(bm.BATCH_ENV, raising=False)
+    assert bm.batching_enabled() is False
+    for value, on in (("1", True), (" 1 ", True), ("0", False), ("yes", False), ("", False)):
+        monkeypatch.setenv(bm.BATCH_ENV, value)
+        assert bm.batching_enabled() is on
