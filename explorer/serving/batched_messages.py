@@ -25,8 +25,8 @@ session (``Document.callbacks._change_callbacks``), and ``ServerConnection.proto
 **Off by default** (:data:`BATCH_ENV`, ``EXPLORER_BATCH_MESSAGES=1`` turns it on for ``explorer serve``): with it, the
 Orders page (``/tagraid-orders``) never showed the ARO rows it builds during a Move (``tests/browser/test_orders_page.py``
 waits 90 s for ``.oes-aro-W`` in vain; it passes without the patch). Widgets created and shown in the same tick reach
-the browser in one ``PATCH-DOC`` and the new rows are not rendered; which half (the batching or the dropped "busy")
-is at fault is not known yet. Measured with it on (``benchmarks/README.md``, session 17): websocket frames per Line of
+the browser in one ``PATCH-DOC`` and the new rows are not rendered. The batching is at fault: with only the "busy"
+status dropped, that test passes (session 17, one run each way). Measured with it on (``benchmarks/README.md``, session 17): websocket frames per Line of
 Fire interaction halved, latency ratios 0.46-1.01 in a 2-round run at load 4-6, no clear change in a 1-round run.
 
 On a version mismatch: disabled (:data:`explorer.serving.versions.DISABLE`): it only saves time. Without it: one
