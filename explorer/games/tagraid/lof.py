@@ -17,7 +17,6 @@ must join the two volumes.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import math
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -1736,24 +1735,7 @@ def partial_cover(table: TableTop, attacker: Model | str, target: Model | str,
     that piece. Pieces that do not block LoF under ``scenery_height`` give no cover. Only the piece in contact is
     considered as the hiding piece.
     """
-    return _partial_cover(table, attacker, target, rulings, _REGION_OF[0])
-
-
-_REGION_OF = [_cover_region]
-"""The region function :func:`partial_cover` uses (:func:`_cover_region`); :func:`_former_cover` swaps it."""
-
-
-@contextlib.contextmanager
-def _former_cover() -> Iterator[None]:
-    """Within, :func:`partial_cover` computes as before (:func:`_reference_cover_region`): the baseline of the
-    page row of ``benchmarks/bench_partial_cover.py``, which times the whole Line of Fire page both ways in one run.
-    Not thread-safe: benchmarks only."""
-    was = _REGION_OF[0]
-    _REGION_OF[0] = _reference_cover_region
-    try:
-        yield
-    finally:
-        _REGION_OF[0] = was
+    return _partial_cover(table, attacker, target, rulings, _cover_region)
 
 
 def _reference_partial_cover(table: TableTop, attacker: Model | str, target: Model | str,
