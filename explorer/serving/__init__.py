@@ -9,6 +9,8 @@ package is not the pinned one (``disable`` or ``guarded``, always with a one-lin
 - :mod:`~explorer.serving.widget_js` — widget JavaScript from this server, not a CDN (``local_js_pane``), through
   Bokeh's extension route when no static route is set (``register_widget_js_route``);
 - :mod:`~explorer.serving.page_js` — the BokehJS page script: no browser ``comm_open`` is sent (``page_script``);
+- :mod:`~explorer.serving.composite_once` — the served ipycanvas bundle composites a board's layers once per batch
+  of drawing commands (``composite_layers_once``);
 - :mod:`~explorer.serving.comm_opens` — the server drops browser ``comm_open`` messages (``skip_browser_comm_opens``);
 - :mod:`~explorer.serving.batched_messages` — a tick's widget messages as one Bokeh message, no "busy" status
   (``batch_widget_messages``; off by default, ``EXPLORER_BATCH_MESSAGES=1``: it hides the Orders page's new rows);
@@ -52,6 +54,7 @@ _NAMES = {
                   "use_static_route", "widget_js_prefix"),
     "notebook": ("notebook_app", "notebook_pane_class", "PANE_PRIORITY"),
     "page_js": ("PAGE_JS", "PAGE_JS_SOURCE", "page_script"),
+    "composite_once": ("COMPOSITE_ONCE_JS", "composite_layers_once"),
     "comm_opens": ("skip_browser_comm_opens",),
     "batched_messages": ("BATCH_ENV", "batch_widget_messages", "batching_enabled", "send_batched"),
     "binary_messages": ("MAX_WIDGET_BUFFERS", "split_binary_widget_message", "accept_binary_widget_messages"),

@@ -60,6 +60,8 @@ PATCHES: dict[str, Patch] = {p.name: p for p in (
           "the browser sends one comm_open per widget model (slower first page)"),
     Patch("skip_browser_comm_opens", "comm_opens", ("panel", "ipywidgets_bokeh"), DISABLE,
           "two status messages per browser comm_open (slower first page)"),
+    Patch("composite_layers_once", "composite_once", ("ipycanvas",), DISABLE,
+          "a board's layers are composited once per layer drawn, not once per batch (slower redraws)"),
     Patch("batch_widget_messages", "batched_messages", ("panel", "bokeh", "ipywidgets_bokeh"), DISABLE,
           "one Bokeh message per widget message and a busy status per browser message (slower interactions)"),
     Patch("accept_binary_widget_messages", "binary_messages", ("panel", "ipywidgets_bokeh"), GUARDED,

@@ -81,13 +81,17 @@ def layout_widget_js(dest: str | Path) -> Path:
         FileNotFoundError: ipycanvas is installed without its front-end files.
         OSError: ``dest`` cannot be written.
     """
+    from .composite_once import composite_layers_once
     from .page_js import PAGE_JS, PAGE_JS_SOURCE
 
     dest = Path(dest)
     for rel, src in widget_js_files().items():
         target = dest / rel
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(src, target)
+        if rel.startswith("ipycanvas@"):   # the served bundle composites a board's layers once per batch
+            target.write_text(composite_layers_once(src.read_text(encoding="utf-8")), encoding="utf-8")
+        else:
+            shutil.copyfile(src, target)
     dest.mkdir(parents=True, exist_ok=True)
     (dest / PAGE_JS).write_text(PAGE_JS_SOURCE, encoding="utf-8")
     return dest

@@ -75,7 +75,8 @@ def test_a_mismatch_is_one_line_per_package_naming_versions_and_patches():
             assert name in panel
     assert "skip_browser_comm_opens" in panel.split("still tries")[0]
     assert "accept_binary_widget_messages" in panel.split("still tries")[1]
-    assert canvas.startswith("explorer serving: ipycanvas not installed, 0.14.3 is pinned: still tries (guarded) ")
+    assert canvas.startswith("explorer serving: ipycanvas not installed, 0.14.3 is pinned: disables patches "
+                             "composite_layers_once; still tries (guarded) ")
     assert all("\n" not in line for line in lines)
 
 

@@ -15,6 +15,7 @@ pytest.importorskip("ipywidgets_bokeh")
 from explorer.serving import widget_js  # noqa: E402
 from explorer.serving.widget_js import (  # noqa: E402
     EXTENSION_NAME, EXTENSION_PREFIX, WIDGET_JS_ROUTE, layout_widget_js, local_js_pane, widget_js_files)
+from explorer.serving.composite_once import COMPOSITE_ONCE_JS, composite_layers_once  # noqa: E402
 
 
 def _cdns(pane) -> list[str]:
@@ -48,7 +49,7 @@ def test_without_a_static_route_the_bundle_is_served_by_bokehs_extension_route(m
     assert _cdns(local_js_pane(W.VBox([W.HTML("x")]))) == [EXTENSION_PREFIX]
     assert EXTENSION_PREFIX == f"static/extensions/{EXTENSION_NAME}"
     (rel, src), = widget_js_files().items()
-    assert (extension_dirs[EXTENSION_NAME] / rel).read_bytes() == src.read_bytes()
+    assert (extension_dirs[EXTENSION_NAME] / rel).read_text() == composite_layers_once(src.read_text())
 
 
 def test_the_bundle_is_laid_out_where_the_relative_prefix_points(tmp_path):
@@ -57,4 +58,6 @@ def test_the_bundle_is_laid_out_where_the_relative_prefix_points(tmp_path):
     (rel, src), = widget_js_files().items()
     assert rel == f"{module_name}@{module_version}/dist/index"
     out = layout_widget_js(tmp_path)
-    assert (out / rel).read_bytes() == src.read_bytes() and b"define(" in (out / rel).read_bytes()[:5000]
+    served = (out / rel).read_text()
+    # the wheel's bundle, whole, after the composite-once prefix (explorer.serving.composite_once)
+    assert served == COMPOSITE_ONCE_JS + src.read_text() and "define(" in served[:5000]

@@ -1,0 +1,80 @@
+"""The served ipycanvas bundle composites a board's layers once per batch of drawing commands, not once per layer.
+
+What it patches: ipycanvas' ``MultiCanvasModel.updateCanvas``, in the browser (the bundle :mod:`.widget_js` lays out
+for ``explorer serve`` and ``panel serve``; a notebook's Jupyter front end loads its own, unchanged copy).
+
+Why (issue #24, item 3: the page's drawing). A board (:class:`explorer.widgets.hexboard.HexBoardView`) is an
+ipycanvas ``MultiCanvas`` of five layers. The server sends a redraw as one batch of commands for all the layers it
+touches; in the browser, ipycanvas' canvas manager runs the batch, then tells every layer it drew on that it has a
+new frame, and the ``MultiCanvas`` answers each of those with a full composite: clear its own canvas, copy all five
+layers onto it, clear the shown canvas, copy the composite there. A full redraw therefore made five composites of
+seven whole-canvas operations each, where the last one alone is seen; on the phone emulation, after a zoom in that
+draws the board again (a 1,740 x 1,207 px canvas), they took about 40 of the interaction's 144 ms
+(``BENCH_TRACE=1 benchmarks/bench_lof_interactions.py``, session 18). The patch defers the composite to a
+microtask: the layers' "new frame" calls of one batch (made one after the other, in the same task) collapse into
+one composite, made before the browser paints or runs anything else, so nothing shown changes but the count.
+
+How: :func:`composite_layers_once` puts :data:`COMPOSITE_ONCE_JS` before the bundle's text. ipywidgets_bokeh runs a
+widget bundle as ``new Function("define", source)``; the prefix wraps that ``define`` so the module the bundle's
+factory returns is patched before any model is made (``updateCanvasModels`` binds ``updateCanvas`` when a model is
+built). The prefix does nothing where there is no ``define`` or the module has no ``MultiCanvasModel`` with an
+``updateCanvas`` method.
+
+Private API (pinned ipycanvas==0.14.3): ``MultiCanvasModel.prototype.updateCanvas`` (composite every layer, then
+every view) and its binding to each layer's ``new-frame`` event.
+
+On a version mismatch: disabled (:data:`explorer.serving.versions.DISABLE`): the bundle is served unchanged. It only
+saves time; another ipycanvas may composite elsewhere. Without it: one composite per layer drawn.
+"""
+
+from __future__ import annotations
+
+from .versions import allowed
+
+COMPOSITE_ONCE_JS = """// explorer serve (explorer/serving/composite_once.py): a MultiCanvas composites its layers once per batch
+if (typeof define === "function") {
+  define = (function (amdDefine) {
+    function patch(mod) {
+      const M = mod != null ? mod.MultiCanvasModel : null;
+      if (M == null || typeof M.prototype.updateCanvas !== "function" || M.prototype.__explorerCompositeOnce) return;
+      const composite = M.prototype.updateCanvas;
+      M.prototype.updateCanvas = function () {
+        if (this.__explorerCompositeQueued) return;
+        this.__explorerCompositeQueued = true;
+        queueMicrotask(() => {
+          this.__explorerCompositeQueued = false;
+          composite.call(this);
+        });
+      };
+      M.prototype.__explorerCompositeOnce = true;
+    }
+    function wrapped(...args) {
+      const factory = args[args.length - 1];
+      if (typeof factory === "function") {
+        args[args.length - 1] = function (...deps) {
+          const mod = factory.apply(this, deps);
+          try { patch(mod); } catch (e) { console.warn("explorer: ipycanvas composite patch not applied", e); }
+          return mod;
+        };
+      }
+      return amdDefine.apply(this, args);
+    }
+    wrapped.amd = amdDefine.amd;
+    return wrapped;
+  })(define);
+}
+"""
+"""The prefix (see the module docstring): wraps the bundle's ``define`` so ``MultiCanvasModel.updateCanvas``
+composites at most once per microtask; harmless where there is no ``define`` or no such model."""
+
+MARK = "explorer/serving/composite_once.py"
+"""A string of :data:`COMPOSITE_ONCE_JS`'s first line: a laid-out bundle that starts with it carries the patch."""
+
+
+def composite_layers_once(bundle: str) -> str:
+    """The ipycanvas AMD ``bundle`` text, with :data:`COMPOSITE_ONCE_JS` before it when the patch is allowed
+    (:func:`explorer.serving.versions.allowed`; ipycanvas is the pinned version), else ``bundle`` unchanged.
+    Idempotent: a bundle that already carries the prefix is returned as it is."""
+    if bundle.startswith("// " + MARK) or MARK in bundle[:200] or not allowed("composite_layers_once"):
+        return bundle
+    return COMPOSITE_ONCE_JS + bundle
