@@ -22,12 +22,15 @@ Private APIs (pinned panel==1.9.4, bokeh==3.9.2, ipywidgets_bokeh==1.8.0): ``Pan
 (the ``ServerSession``), its ``_subscribed_connections`` and ``_pending_writes``, its change callbacks keyed by the
 session (``Document.callbacks._change_callbacks``), and ``ServerConnection.protocol`` / ``_socket.send_message``.
 
-**Off by default** (:data:`BATCH_ENV`, ``EXPLORER_BATCH_MESSAGES=1`` turns it on for ``explorer serve``): with it, the
-Orders page (``/tagraid-orders``) never showed the ARO rows it builds during a Move (``tests/browser/test_orders_page.py``
-waits 90 s for ``.oes-aro-W`` in vain; it passes without the patch). Widgets created and shown in the same tick reach
-the browser in one ``PATCH-DOC`` and the new rows are not rendered. The batching is at fault: with only the "busy"
-status dropped, that test passes (session 17, one run each way). Measured with it on (``benchmarks/README.md``, session 17): websocket frames per Line of
-Fire interaction halved, latency ratios 0.46-1.01 in a 2-round run at load 4-6, no clear change in a 1-round run.
+**Where a batch ends** (:func:`batches`): after its ``comm_open`` messages. The browser builds a new widget's model
+asynchronously and hooks its comm up only then, so a message handled in the same browser task as its widget's
+``comm_open`` (one ``PATCH-DOC`` is handled in one task) found no handler and was dropped: in session 17 the Orders
+page (``/tagraid-orders``) never showed the ARO rows it builds during a Move (``tests/browser/test_orders_page.py``
+waited 90 s for ``.oes-aro-W``). The patched ``PanelSessionWebsocket.send`` marks each queued ``comm_open``;
+separate ``PATCH-DOC`` messages are separate websocket messages, and the browser finishes the model between them, as
+it does without the patch. With the cut, that test passes with the patch on (session 18).
+
+**Off by default** (:data:`BATCH_ENV`, ``EXPLORER_BATCH_MESSAGES=1`` turns it on for ``explorer serve``).
 
 On a version mismatch: disabled (:data:`explorer.serving.versions.DISABLE`): it only saves time. Without it: one
 ``PATCH-DOC`` per widget message and a "busy" status per browser message. Where the document is not served by a
@@ -40,10 +43,11 @@ from __future__ import annotations
 from .versions import allowed, could_not_apply
 
 _MARK = "_explorer_batched"
+_OPENS = "_explorer_opens_comm"
 
 BATCH_ENV = "EXPLORER_BATCH_MESSAGES"
-"""The environment variable that turns the patch on for a served process: exactly ``1`` (see the module docstring:
-off by default, it hides the rows the Orders page builds during a Move)."""
+"""The environment variable that turns the patch on for a served process: exactly ``1`` (off by default: see the
+module docstring)."""
 
 
 def batching_enabled() -> bool:
@@ -57,6 +61,35 @@ def _server_session(doc):
     """The Bokeh ``ServerSession`` serving ``doc``, or ``None`` (not served, or not yet)."""
     ctx = getattr(doc, "session_context", None)
     return getattr(ctx, "_session", None) if ctx is not None else None
+
+
+def opens_a_comm(event) -> bool:
+    """Whether ``event`` (a queued ``MessageSentEvent``) carries a Jupyter ``comm_open`` (marked when Panel's
+    ``PanelSessionWebsocket.send`` queued it, under :func:`batch_widget_messages`)."""
+    return bool(getattr(event, _OPENS, False))
+
+
+def batches(events: list) -> list[list]:
+    """``events`` (one tick's queued widget messages, in order) cut into the runs sent as one ``PATCH-DOC`` each: a
+    run ends after its ``comm_open`` messages, before the next message that opens nothing, so no message shares a
+    ``PATCH-DOC`` with (follows, in the same browser task) the ``comm_open`` of a widget it may address. The browser
+    builds a new widget's model asynchronously and hooks its comm up only then; a state update or custom message
+    handled in the same task as its ``comm_open`` found no handler and was dropped (session 17: the Orders page's
+    new ARO rows never showed). Consecutive ``comm_open`` messages stay together (the browser registers each new
+    model before the next message is handled). Every event appears once, in order."""
+    out: list[list] = []
+    run: list = []
+    opened = False
+    for event in events:
+        opens = opens_a_comm(event)
+        if opened and not opens:
+            out.append(run)
+            run, opened = [], False
+        run.append(event)
+        opened = opened or opens
+    if run:
+        out.append(run)
+    return out
 
 
 def send_batched(doc, events: list) -> bool:
@@ -105,22 +138,34 @@ def batch_widget_messages() -> bool:
     if getattr(PanelSessionWebsocket._dispatch, _MARK, False):
         return True
     dispatch_one_by_one = PanelSessionWebsocket._dispatch
+    send_one = PanelSessionWebsocket.send
+
+    def send(self, stream, msg_type, *args, **kwargs):
+        queued = len(self._queue)
+        out = send_one(self, stream, msg_type, *args, **kwargs)
+        kind = msg_type if isinstance(msg_type, str) else (msg_type or {}).get("header", {}).get("msg_type")
+        if kind == "comm_open" and len(self._queue) > queued:
+            setattr(self._queue[-1], _OPENS, True)
+        return out
 
     def _dispatch(self):
         events = list(self._queue)
         if len(events) < 2:
             return dispatch_one_by_one(self)
         session = _server_session(self._document)
-        writes = len(getattr(session, "_pending_writes", None) or ())
-        try:
-            if not send_batched(self._document, events):
-                return dispatch_one_by_one(self)
-        except Exception as e:   # noqa: BLE001
-            if len(getattr(session, "_pending_writes", None) or ()) == writes:   # nothing written: Panel's way
-                return dispatch_one_by_one(self)
-            import param   # as Panel's own _dispatch: a warning, the queue emptied
+        for k, group in enumerate(batches(events)):
+            writes = len(getattr(session, "_pending_writes", None) or ())
+            try:
+                if not send_batched(self._document, group):   # the same for every batch of the tick: none sent
+                    return dispatch_one_by_one(self)
+            except Exception as e:   # noqa: BLE001
+                if len(getattr(session, "_pending_writes", None) or ()) == writes:   # nothing of it written
+                    self._queue = [e for g in batches(events)[k:] for e in g]
+                    return dispatch_one_by_one(self)   # this batch and the rest: Panel's way
+                import param   # as Panel's own _dispatch: a warning, the queue emptied
 
-            param.main.param.warning(f"ipywidgets event dispatch failed with: {e}")
+                param.main.param.warning(f"ipywidgets event dispatch failed with: {e}")
+                break
         self._queue = []
         return None
 
@@ -133,6 +178,8 @@ def batch_widget_messages() -> bool:
 
     setattr(_dispatch, _MARK, True)
     setattr(_publish_status, _MARK, True)
+    setattr(send, _MARK, True)
     PanelSessionWebsocket._dispatch = _dispatch
+    PanelSessionWebsocket.send = send
     PanelKernel._publish_status = _publish_status
     return True

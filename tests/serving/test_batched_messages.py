@@ -20,7 +20,7 @@ from explorer.serving import batched_messages as bm  # noqa: E402
 @pytest.fixture
 def pristine():
     """Panel's own ``_dispatch`` and ``_publish_status`` (restored after), the patch not applied."""
-    old = PanelSessionWebsocket._dispatch, PanelKernel._publish_status
+    old = PanelSessionWebsocket._dispatch, PanelKernel._publish_status, PanelSessionWebsocket.send
     seen = {"dispatched": 0, "status": []}
 
     def dispatch(self):
@@ -32,7 +32,7 @@ def pristine():
 
     PanelSessionWebsocket._dispatch, PanelKernel._publish_status = dispatch, publish
     yield seen
-    PanelSessionWebsocket._dispatch, PanelKernel._publish_status = old
+    PanelSessionWebsocket._dispatch, PanelKernel._publish_status, PanelSessionWebsocket.send = old
 
 
 class _Connection:
@@ -100,6 +100,44 @@ def test_one_message_a_held_document_or_no_server_session_go_out_as_panel_sends_
     assert pristine["dispatched"] == 3
 
 
+def _opening(events, *which):
+    for i in which:
+        setattr(events[i], bm._OPENS, True)
+    return events
+
+
+def test_a_run_ends_after_its_comm_opens_so_nothing_shares_a_patch_doc_with_the_open_it_addresses(pristine):
+    """The browser hooks a new widget's comm up only after building its model (asynchronously): a message handled
+    in the same task as that widget's comm_open was dropped (the Orders page's ARO rows never showed). Runs end
+    after their comm_open messages; consecutive opens stay together; every event once, in order."""
+    ev = _opening(_events(8), 2, 3, 6)
+    assert [[e.name for e in run] for run in bm.batches(ev)] == [
+        ["message 0", "message 1", "message 2", "message 3"], ["message 4", "message 5", "message 6"], ["message 7"]]
+    assert [len(r) for r in bm.batches(_events(3))] == [3]   # nothing opened: one run
+    assert [len(r) for r in bm.batches(_opening(_events(2), 0, 1))] == [2]
+    assert bm.batches([]) == []
+    # dispatched: one PATCH-DOC per run, per connection, in order
+    assert bm.batch_widget_messages() is True
+    doc, session, other_saw = _fake_session_doc()
+    PanelSessionWebsocket._dispatch(_websocket(doc, ev))
+    for conn in session._subscribed_connections:
+        assert [[e.name for e in events] for _, events in conn.created] == [
+            ["message 0", "message 1", "message 2", "message 3"], ["message 4", "message 5", "message 6"],
+            ["message 7"]]
+    assert len(session._pending_writes) == 6 and other_saw == ev
+
+
+def test_panels_send_marks_the_comm_open_it_queues(pristine):
+    """What :func:`bm.batches` reads: the patched ``PanelSessionWebsocket.send`` marks the event of a comm_open,
+    and only that one (a real Panel session websocket on a Bokeh document, no server)."""
+    assert bm.batch_widget_messages() is True
+    ws = PanelSessionWebsocket(document=Document(), parent=None, key=b"")
+    stream = SimpleNamespace(channel="iopub")
+    for kind in ("comm_open", "comm_msg", "status", "comm_open"):
+        ws.send(stream, kind, content={"comm_id": "c", "data": {}})
+    assert [bm.opens_a_comm(e) for e in ws._queue] == [True, False, False, True]
+
+
 def test_a_message_that_cannot_be_made_sends_them_one_by_one(pristine):
     assert bm.batch_widget_messages() is True
     doc, session, other_saw = _fake_session_doc()
@@ -117,9 +155,9 @@ def test_no_busy_status_but_every_idle(pristine):
 
 def test_applying_it_again_adds_no_second_layer(pristine):
     assert bm.batch_widget_messages() is True
-    first = PanelSessionWebsocket._dispatch, PanelKernel._publish_status
+    first = PanelSessionWebsocket._dispatch, PanelKernel._publish_status, PanelSessionWebsocket.send
     assert bm.batch_widget_messages() is True
-    assert (PanelSessionWebsocket._dispatch, PanelKernel._publish_status) == first
+    assert (PanelSessionWebsocket._dispatch, PanelKernel._publish_status, PanelSessionWebsocket.send) == first
 
 
 def test_disabled_on_a_version_mismatch(pristine, installed, quiet_versions):
@@ -145,8 +183,7 @@ def test_bokehs_protocol_carries_several_widget_messages_and_their_buffers_in_on
 
 
 def test_off_unless_the_environment_turns_it_on(monkeypatch):
-    """Off by default (it hides the rows the Orders page builds during a Move: tests/browser/test_orders_page.py
-    fails with it on); exactly "1" turns it on."""
+    """Off by default; exactly "1" turns it on."""
     monkeypatch.delenv(bm.BATCH_ENV, raising=False)
     assert bm.batching_enabled() is False
     for value, on in (("1", True), (" 1 ", True), ("0", False), ("yes", False), ("", False)):
