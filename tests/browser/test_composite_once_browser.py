@@ -1,7 +1,7 @@
 """The served ipycanvas bundle composites a board's layers once per batch of drawing commands
-(:mod:`explorer.serving.composite_once`), in headless Chromium: on a stand-in bundle run the way ipywidgets_bokeh
-runs one (``new Function("define", source)``, no server), and on the served Line of Fire page, where a zoom in that
-draws the board again (five layers in one batch) reaches the shown canvas as one composite, not five."""
+(:mod:`explorer.serving.composite_once`), in headless Chromium on the served Line of Fire page: a zoom in that draws
+the board again (five layers in one batch) reaches the shown canvas as one composite, not five. The prefix on a
+stand-in bundle, in Node: ``tests/serving/test_browser_scripts.py``."""
 
 from __future__ import annotations
 
@@ -10,47 +10,8 @@ import time
 import pytest
 
 from browser_helpers import wait_until
-from explorer.serving import composite_once as co
 
 pytestmark = [pytest.mark.browser]
-
-# a stand-in for ipycanvas' bundle: one AMD define whose module has a MultiCanvasModel
-_STAND_IN = """define(["@jupyter-widgets/base"], (base) => {
-  class MultiCanvasModel { constructor() { this.composites = 0; } updateCanvas() { this.composites += 1; } }
-  return {MultiCanvasModel, base};
-});"""
-
-_RUN = """async ([source]) => {
-  let mod = null;
-  function define(deps, factory) { mod = factory(...deps.map(d => ({name: d}))); }
-  define.amd = {};
-  new Function("define", source)(define);
-  const m = new mod.MultiCanvasModel();
-  const n = new mod.MultiCanvasModel();
-  for (let i = 0; i < 5; i++) m.updateCanvas();   // five layers say "new frame" in one batch
-  n.updateCanvas();
-  const sync = m.composites;
-  await Promise.resolve();
-  const after = [m.composites, n.composites];
-  m.updateCanvas();   // a later batch
-  await new Promise(r => setTimeout(r, 0));
-  return {sync, after, later: m.composites, dep: mod.base.name};
-}"""
-
-
-@pytest.mark.browser
-def test_in_a_browser_five_new_frames_of_one_batch_make_one_composite(browser):
-    page = browser.new_page()
-    try:
-        page.set_content("<html><body></body></html>")
-        patched = page.evaluate(_RUN, [co.COMPOSITE_ONCE_JS + _STAND_IN])
-        plain = page.evaluate(_RUN, [_STAND_IN])
-    finally:
-        page.close()
-    # patched: deferred to a microtask, one composite per model per batch; the module and its deps pass through
-    assert patched == {"sync": 0, "after": [1, 1], "later": 2, "dep": "@jupyter-widgets/base"}
-    assert plain == {"sync": 5, "after": [5, 1], "later": 6, "dep": "@jupyter-widgets/base"}
-
 
 # every drawImage of a canvas onto a canvas in the page (the shown board), counted while armed
 _COUNT_SHOWN = """(() => {

@@ -1,6 +1,8 @@
 """The serving patches that run in the browser, run in Node against stand-ins of what they wrap: the page script
 (:mod:`explorer.serving.page_js`, BokehJS' ``Document._trigger_on_change``) and the canvas fixes
-(:mod:`explorer.serving.canvas_fixes`, ipycanvas' focus and wheel handling); each also without the patch. The
+(:mod:`explorer.serving.canvas_fixes`, ipycanvas' focus and wheel handling) and the composite-once prefix of the
+served ipycanvas bundle (:mod:`explorer.serving.composite_once`, its ``MultiCanvasModel.updateCanvas``); each also
+without the patch. The
 shipped BokehJS is checked to still have what the page script wraps; ``tests/browser/test_panel_app.py`` checks the
 whole page in Chromium."""
 
@@ -13,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from explorer.serving.composite_once import COMPOSITE_ONCE_JS
 from explorer.serving.page_js import PAGE_JS, PAGE_JS_SOURCE, page_script
 from explorer.widgets.layout import BROWSER_FIXES_JS
 
@@ -182,3 +185,50 @@ def test_browser_fixes_component_installs_the_script_when_it_renders():
 
     c = browser_fixes()
     assert c._scripts == {"render": BROWSER_FIXES_JS} and c.width == 0 and c.height == 0
+
+
+# a stand-in for ipycanvas' bundle: one AMD define whose module has a MultiCanvasModel; run as ipywidgets_bokeh runs
+# a widget bundle, new Function("define", source)
+_CANVAS_STAND_IN = """define(["@jupyter-widgets/base"], (base) => {
+  class MultiCanvasModel { constructor() { this.composites = 0; } updateCanvas() { this.composites += 1; } }
+  return {MultiCanvasModel, base};
+});"""
+
+_RUN_BUNDLE = """
+(async () => {
+  let mod = null;
+  function define(deps, factory) { mod = factory(...deps.map(d => ({name: d}))); }
+  define.amd = {};
+  new Function("define", %s)(define);
+  const m = new mod.MultiCanvasModel();
+  const n = new mod.MultiCanvasModel();
+  for (let i = 0; i < 5; i++) m.updateCanvas();   // five layers say "new frame" in one batch
+  n.updateCanvas();
+  const sync = m.composites;
+  await Promise.resolve();
+  const after = [m.composites, n.composites];
+  m.updateCanvas();   // a later batch
+  await new Promise(r => setTimeout(r, 0));
+  console.log(JSON.stringify({sync, after, later: m.composites, dep: mod.base.name}));
+})();
+"""
+
+
+@needs_node
+def test_the_composite_once_prefix_makes_one_composite_per_batch_and_passes_the_module_through():
+    patched = _node(_RUN_BUNDLE % json.dumps(COMPOSITE_ONCE_JS + _CANVAS_STAND_IN))
+    plain = _node(_RUN_BUNDLE % json.dumps(_CANVAS_STAND_IN))
+    # patched: deferred to a microtask, one composite per model per batch; the module and its deps pass through
+    assert patched == {"sync": 0, "after": [1, 1], "later": 2, "dep": "@jupyter-widgets/base"}
+    assert plain == {"sync": 5, "after": [5, 1], "later": 6, "dep": "@jupyter-widgets/base"}
+
+
+@needs_node
+def test_the_composite_once_prefix_leaves_a_bundle_without_a_multicanvas_alone():
+    got = _node("""
+    let mod = null;
+    function define(deps, factory) { mod = factory(); }
+    new Function("define", %s)(define);
+    console.log(JSON.stringify(Object.keys(mod)));
+    """ % json.dumps(COMPOSITE_ONCE_JS + 'define([], () => ({other: 1}));'))
+    assert got == ["other"]
