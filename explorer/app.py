@@ -403,7 +403,7 @@ def serve(port: int = 5006, address: str | None = None, show: bool = False, stat
     local_resources()   # process-wide part: Font Awesome from this server (each page sets its session's part)
     phone_page()   # process-wide part: the phone stylesheet (each page sets its document's viewport meta)
     skip_browser_comm_opens()   # ~700 fewer websocket messages per new session
-    if batching_enabled():   # off by default: it hides the Orders page's new ARO rows (explorer.serving.batched_messages)
+    if batching_enabled():   # off by default (explorer.serving.batched_messages: why)
         batch_widget_messages()
     page_script()   # and the browser does not even send those comm_opens (explorer.serving.page_js)
     lean_build_comms()   # a page's build does not serialise the widget states its dropped messages would carry

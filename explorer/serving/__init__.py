@@ -13,7 +13,7 @@ package is not the pinned one (``disable`` or ``guarded``, always with a one-lin
   of drawing commands (``composite_layers_once``);
 - :mod:`~explorer.serving.comm_opens` — the server drops browser ``comm_open`` messages (``skip_browser_comm_opens``);
 - :mod:`~explorer.serving.batched_messages` — a tick's widget messages as one Bokeh message, no "busy" status
-  (``batch_widget_messages``; off by default, ``EXPLORER_BATCH_MESSAGES=1``: it hides the Orders page's new rows);
+  (``batch_widget_messages``; off by default, ``EXPLORER_BATCH_MESSAGES=1``: see its docstring);
 - :mod:`~explorer.serving.binary_messages` — uploaded files reach the page (``accept_binary_widget_messages``);
 - :mod:`~explorer.serving.lean_build` — stateless comms while a page is built (``lean_build_comms``);
 - :mod:`~explorer.serving.build_messages` — the build's queued messages are dropped (``drop_build_messages``);

@@ -30,7 +30,10 @@ waited 90 s for ``.oes-aro-W``). The patched ``PanelSessionWebsocket.send`` mark
 separate ``PATCH-DOC`` messages are separate websocket messages, and the browser finishes the model between them, as
 it does without the patch. With the cut, that test passes with the patch on (session 18).
 
-**Off by default** (:data:`BATCH_ENV`, ``EXPLORER_BATCH_MESSAGES=1`` turns it on for ``explorer serve``).
+**Off by default** (:data:`BATCH_ENV`, ``EXPLORER_BATCH_MESSAGES=1`` turns it on for ``explorer serve``): with the
+cut, the whole browser suite with it on gave 209 passed and 1 failed (session 18: a link to a Galaxy Defenders Round
+step never showed that step in 90 s; it passed both reruns), and a failure of that kind can be another dropped
+message. Measured on and off at a low load (``benchmarks/README.md``, session 18): ratios 0.57-1.44, no clear gain.
 
 On a version mismatch: disabled (:data:`explorer.serving.versions.DISABLE`): it only saves time. Without it: one
 ``PATCH-DOC`` per widget message and a "busy" status per browser message. Where the document is not served by a
