@@ -156,14 +156,15 @@ def batch_widget_messages() -> bool:
         if len(events) < 2:
             return dispatch_one_by_one(self)
         session = _server_session(self._document)
-        for k, group in enumerate(batches(events)):
+        groups = batches(events)
+        for k, group in enumerate(groups):
             writes = len(getattr(session, "_pending_writes", None) or ())
             try:
                 if not send_batched(self._document, group):   # the same for every batch of the tick: none sent
                     return dispatch_one_by_one(self)
             except Exception as e:   # noqa: BLE001
                 if len(getattr(session, "_pending_writes", None) or ()) == writes:   # nothing of it written
-                    self._queue = [e for g in batches(events)[k:] for e in g]
+                    self._queue = [event for g in groups[k:] for event in g]
                     return dispatch_one_by_one(self)   # this batch and the rest: Panel's way
                 import param   # as Panel's own _dispatch: a warning, the queue emptied
 

@@ -68,13 +68,14 @@ if (typeof define === "function") {
 composites at most once per microtask; harmless where there is no ``define`` or no such model."""
 
 MARK = "explorer/serving/composite_once.py"
-"""A string of :data:`COMPOSITE_ONCE_JS`'s first line: a laid-out bundle that starts with it carries the patch."""
+"""A string of :data:`COMPOSITE_ONCE_JS`'s first line: a bundle with it in its first 200 characters carries the
+patch."""
 
 
 def composite_layers_once(bundle: str) -> str:
     """The ipycanvas AMD ``bundle`` text, with :data:`COMPOSITE_ONCE_JS` before it when the patch is allowed
     (:func:`explorer.serving.versions.allowed`; ipycanvas is the pinned version), else ``bundle`` unchanged.
     Idempotent: a bundle that already carries the prefix is returned as it is."""
-    if bundle.startswith("// " + MARK) or MARK in bundle[:200] or not allowed("composite_layers_once"):
+    if MARK in bundle[:200] or not allowed("composite_layers_once"):
         return bundle
     return COMPOSITE_ONCE_JS + bundle
