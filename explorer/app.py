@@ -424,6 +424,9 @@ def serve(port: int = 5006, address: str | None = None, show: bool = False, stat
     from .serving.ws_refusals import quiet_websocket_refusals
 
     quiet_websocket_refusals()   # a websocket without the bokeh subprotocol: one log line, no traceback
+    from .serving.ws_nodelay import websocket_nodelay
+
+    websocket_nodelay()   # each websocket frame of an answer leaves at once (no delayed-ACK pause inside it)
     if num_procs > 1:
         from .serving.workers import end_workers_with_parent
 

@@ -28,7 +28,9 @@ package is not the pinned one (``disable`` or ``guarded``, always with a one-lin
 - :mod:`~explorer.serving.components_fence` — Panel's ``/components/`` route imports no module and answers no 500
   (``fence_components``);
 - :mod:`~explorer.serving.ws_refusals` — a refused websocket is one log line, not a traceback
-  (``quiet_websocket_refusals``).
+  (``quiet_websocket_refusals``);
+- :mod:`~explorer.serving.ws_nodelay` — every page's websocket sends each frame at once, Nagle's algorithm off
+  (``websocket_nodelay``).
 
 Not patches: :mod:`~explorer.serving.pane` (``served_pane``, the pane every served widget tree goes in),
 :mod:`~explorer.serving.notebook` (``notebook_app``, the first cell of every notebook: served notebooks work),
@@ -69,11 +71,13 @@ _NAMES = {
     "ipv6_host": ("ipv6_host_locations",),
     "components_fence": ("ALLOWED_PACKAGES", "fence_components"),
     "ws_refusals": ("quiet_websocket_refusals",),
+    "ws_nodelay": ("websocket_nodelay",),
     "static_dir": ("check_static_dir", "prepare_static_dir"),
     "origins": ("origin_host", "websocket_origins"),
     "phone": ("VIEWPORT_META", "PAGE_TEMPLATE", "PHONE_CSS", "PHONE_MAX_WIDTH", "MIN_TEXT_PX", "MIN_TARGET_PX",
               "phone_page"),
-    "offload": ("EXECUTOR", "OFFLOAD_ENV", "SessionOffloader", "find_offloadable", "offload_enabled", "session_offloader"),
+    "offload": ("EXECUTOR", "OFFLOAD_ENV", "SWITCH_INTERVAL_ENV", "SessionOffloader", "find_offloadable",
+                "offload_enabled", "session_offloader", "short_switch_interval", "switch_interval_ms"),
     "pane": ("served_pane", "attach_session", "find_redraws", "EARLY_REDRAW_MS", "EARLY_REDRAWS"),
     "url_state": ("has_url_state", "query_value", "URL_WRITER_JS", "url_write_value", "url_state_error_text",
                   "url_state_sync"),

@@ -97,6 +97,7 @@ def notebook_app() -> None:
     from .resources import local_resources
     from .phone import phone_notebook_template
     from .ws_refusals import quiet_websocket_refusals
+    from .ws_nodelay import websocket_nodelay
     from .widget_js import register_widget_js_route, widget_js_prefix
 
     pn.extension("ipywidgets")
@@ -107,5 +108,6 @@ def notebook_app() -> None:
     accept_binary_widget_messages()
     fence_components()   # plain `panel serve` of a notebook: /components/ imports no module either
     quiet_websocket_refusals()
+    websocket_nodelay()   # each websocket frame leaves at once (no delayed-ACK pause inside an answer)
     phone_notebook_template()   # the notebook's page template declares the viewport: phones lay it out at their width
     return None

@@ -17,7 +17,11 @@ holds that loop, so every other session's click waits behind it. A widget that o
 * per widget only the LATEST request is applied: a request made while one is computing waits, and a newer one
   replaces it (a drag's intermediate positions are skipped, never drawn late over the final one);
 * a ``compute`` that raises is logged and its ``apply`` is skipped (a widget returns its refusals as values); a
-  session that ended meanwhile gets nothing.
+  session that ended meanwhile gets nothing;
+* the first offloader of a process shortens the interpreter's switch interval (:func:`short_switch_interval`, 0.5 ms
+  instead of Python's 5 ms): while the worker computes, the loop still sends the answer's first messages (the
+  pieces, the readout), and each websocket frame it writes waits for the interpreter lock once; at 5 ms a wait, the
+  ~20 frames of a click came in bursts ~35 ms apart (``BENCH_TRACE=1`` of ``benchmarks/bench_lof_interactions.py``).
 """
 
 from __future__ import annotations
@@ -41,6 +45,66 @@ def offload_enabled() -> bool:
     import os
 
     return os.environ.get(OFFLOAD_ENV, "1").strip() != "0"
+
+
+SWITCH_INTERVAL_ENV = "EXPLORER_SWITCH_INTERVAL_MS"
+"""The environment variable that sets the switch interval a served process uses once it offloads
+(:func:`short_switch_interval`), in milliseconds: a number from :data:`SWITCH_INTERVAL_BOUNDS_MS`; ``0`` leaves
+Python's own (5 ms). Unset: :data:`DEFAULT_SWITCH_INTERVAL_MS`."""
+DEFAULT_SWITCH_INTERVAL_MS = 0.5
+"""The served process's switch interval (ms). Measured in session 19 (``bench_lof_interactions.py``, this tree
+served with 0.5 ms against 5 ms in the same run, two rounds at 1280, load 0.6-0.9): the interactions that compute a
+row (select, rotate, nudge, drag, a ruling, the shooter dropdown, the declared Move) took 0.71-0.87 of the time,
+the others (hover, zoom, the Range Ruler) 0.90-1.09."""
+SWITCH_INTERVAL_BOUNDS_MS = (0.05, 100.0)
+"""The switch intervals :data:`SWITCH_INTERVAL_ENV` accepts (ms), besides ``0``."""
+
+
+def switch_interval_ms(environ=None) -> float:
+    """The switch interval (ms) :func:`short_switch_interval` sets: :data:`SWITCH_INTERVAL_ENV` if it is ``0`` or a
+    number within :data:`SWITCH_INTERVAL_BOUNDS_MS`, else :data:`DEFAULT_SWITCH_INTERVAL_MS` (a value that is not
+    is logged on one line, naming the variable and the allowed values).
+
+    Args:
+        environ: the environment to read (default ``os.environ``).
+    """
+    import math
+    import os
+
+    raw = (os.environ if environ is None else environ).get(SWITCH_INTERVAL_ENV)
+    if raw is None or not raw.strip():
+        return DEFAULT_SWITCH_INTERVAL_MS
+    lo, hi = SWITCH_INTERVAL_BOUNDS_MS
+    try:
+        value = float(raw)
+    except ValueError:
+        value = math.nan
+    if value == 0 or lo <= value <= hi:
+        return value
+    _log.warning("%s=%r: expected 0 (Python's own interval) or a number of milliseconds from %g to %g; using %g",
+                 SWITCH_INTERVAL_ENV, raw[:40], lo, hi, DEFAULT_SWITCH_INTERVAL_MS)
+    return DEFAULT_SWITCH_INTERVAL_MS
+
+
+_switch_set = False
+
+
+def short_switch_interval(environ=None) -> float | None:
+    """Process-wide, once: set the interpreter's switch interval (``sys.setswitchinterval``) to
+    :func:`switch_interval_ms`; returns the interval set in seconds, or ``None`` when it was set before or is left
+    as Python's (``0``). Only a served process calls it (:func:`session_offloader`): a notebook's kernel is left as
+    it is."""
+    global _switch_set
+    if _switch_set:
+        return None
+    _switch_set = True
+    ms = switch_interval_ms(environ)
+    if ms == 0:
+        return None
+    import sys
+
+    sys.setswitchinterval(ms / 1000.0)
+    return ms / 1000.0
 
 
 EXECUTOR = ThreadPoolExecutor(max_workers=1, thread_name_prefix="explorer-compute")
@@ -117,7 +181,9 @@ class SessionOffloader:
 
 
 def session_offloader(doc) -> SessionOffloader:
-    """A :class:`SessionOffloader` for a widget of the served session whose document is ``doc``."""
+    """A :class:`SessionOffloader` for a widget of the served session whose document is ``doc`` (the first one of
+    the process also shortens the switch interval: :func:`short_switch_interval`)."""
+    short_switch_interval()
     return SessionOffloader(doc)
 
 

@@ -86,6 +86,8 @@ PATCHES: dict[str, Patch] = {p.name: p for p in (
           "a page asked for by an IPv6 address (or with a malformed Host) answers 500"),
     Patch("fence_components", "components_fence", ("panel",), GUARDED,
           "GET /components/<module>/... imports any installed module"),
+    Patch("websocket_nodelay", "ws_nodelay", ("panel",), DISABLE,
+          "an answer's websocket frames wait for delayed ACKs (30-40 ms pauses inside interactions)"),
     Patch("quiet_websocket_refusals", "ws_refusals", ("panel", "bokeh"), GUARDED,
           "every refused websocket (no bokeh subprotocol, bad token) logs a traceback"),
 )}
