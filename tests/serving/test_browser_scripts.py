@@ -187,11 +187,26 @@ def test_browser_fixes_component_installs_the_script_when_it_renders():
     assert c._scripts == {"render": BROWSER_FIXES_JS} and c.width == 0 and c.height == 0
 
 
-# a stand-in for ipycanvas' bundle: one AMD define whose module has a MultiCanvasModel; run as ipywidgets_bokeh runs
-# a widget bundle, new Function("define", source)
+# a stand-in for ipycanvas' bundle: one AMD define whose module has a MultiCanvasModel (two layers, one view) and its
+# MultiCanvasView, shaped as ipycanvas 0.14's; run as ipywidgets_bokeh runs a widget bundle, new Function("define", source)
 _CANVAS_STAND_IN = """define(["@jupyter-widgets/base"], (base) => {
-  class MultiCanvasModel { constructor() { this.composites = 0; } updateCanvas() { this.composites += 1; } }
-  return {MultiCanvasModel, base};
+  class CanvasView {
+    constructor(model) { this.model = model; this.ops = []; this.ctx = {drawImage: (c) => this.ops.push("draw " + c.name)}; }
+    clear() { this.ops.push("clear"); }
+    updateCanvas() { this.clear(); this.ctx.drawImage(this.model.canvas, 0, 0); }
+  }
+  class MultiCanvasView extends CanvasView {}
+  class MultiCanvasModel {
+    constructor(sync) {
+      this.composites = 0; this.synced = 0; this.attrs = {sync_image_data: sync}; this.canvas = {name: "model"};
+      this.canvasModels = [{canvas: {name: "a"}}, {canvas: {name: "b"}}]; this.views = [new MultiCanvasView(this)];
+    }
+    get(key) { return this.attrs[key]; }
+    forEachView(f) { this.views.forEach(f); }
+    updateCanvas() { this.composites += 1; this.forEachView(v => v.updateCanvas()); this.syncImageData(); }
+    syncImageData() { if (this.get("sync_image_data")) this.synced += 1; }
+  }
+  return {MultiCanvasModel, MultiCanvasView, base};
 });"""
 
 _RUN_BUNDLE = """
@@ -200,27 +215,45 @@ _RUN_BUNDLE = """
   function define(deps, factory) { mod = factory(...deps.map(d => ({name: d}))); }
   define.amd = {};
   new Function("define", %s)(define);
-  const m = new mod.MultiCanvasModel();
-  const n = new mod.MultiCanvasModel();
+  const m = new mod.MultiCanvasModel(false);
+  const n = new mod.MultiCanvasModel(true);   // its image data is synced: read from the model's own canvas
+  const seen = (x) => ({composites: x.composites, shown: x.views[0].ops.join(), synced: x.synced});
   for (let i = 0; i < 5; i++) m.updateCanvas();   // five layers say "new frame" in one batch
   n.updateCanvas();
-  const sync = m.composites;
+  const sync = seen(m);
   await Promise.resolve();
-  const after = [m.composites, n.composites];
+  const after = [seen(m), seen(n)];
+  m.views[0].ops = [];
   m.updateCanvas();   // a later batch
   await new Promise(r => setTimeout(r, 0));
-  console.log(JSON.stringify({sync, after, later: m.composites, dep: mod.base.name}));
+  const later = seen(m);
+  m.attrs.sync_image_data = true;   // sync turned on: the model's canvas is composited first
+  m.syncImageData();
+  console.log(JSON.stringify({sync, after, later, synced: seen(m), dep: mod.base.name}));
 })();
 """
 
 
 @needs_node
-def test_the_composite_once_prefix_makes_one_composite_per_batch_and_passes_the_module_through():
+def test_the_composite_once_prefix_draws_the_layers_once_per_batch_straight_onto_the_shown_canvas():
     patched = _node(_RUN_BUNDLE % json.dumps(COMPOSITE_ONCE_JS + _CANVAS_STAND_IN))
     plain = _node(_RUN_BUNDLE % json.dumps(_CANVAS_STAND_IN))
-    # patched: deferred to a microtask, one composite per model per batch; the module and its deps pass through
-    assert patched == {"sync": 0, "after": [1, 1], "later": 2, "dep": "@jupyter-widgets/base"}
-    assert plain == {"sync": 5, "after": [5, 1], "later": 6, "dep": "@jupyter-widgets/base"}
+    # patched: deferred to a microtask, one composite per model per batch, the layers drawn onto the view (the
+    # model's own canvas skipped) unless its image data is synced; syncing later composites the model first
+    layers = "clear,draw a,draw b"
+    assert patched == {"sync": {"composites": 0, "shown": "", "synced": 0},
+                       "after": [{"composites": 0, "shown": layers, "synced": 0},
+                                 {"composites": 1, "shown": "clear,draw model", "synced": 1}],
+                       "later": {"composites": 0, "shown": layers, "synced": 0},
+                       "synced": {"composites": 1, "shown": layers + ",clear,draw model", "synced": 1},
+                       "dep": "@jupyter-widgets/base"}
+    five = ",".join(["clear,draw model"] * 5)
+    assert plain == {"sync": {"composites": 5, "shown": five, "synced": 0},
+                     "after": [{"composites": 5, "shown": five, "synced": 0},
+                               {"composites": 1, "shown": "clear,draw model", "synced": 1}],
+                     "later": {"composites": 6, "shown": "clear,draw model", "synced": 0},
+                     "synced": {"composites": 6, "shown": "clear,draw model", "synced": 1},
+                     "dep": "@jupyter-widgets/base"}
 
 
 @needs_node
