@@ -101,7 +101,7 @@ def test_the_page_reports_the_shown_size_in_a_second_word_and_the_zoom_steps_fro
         bv.layers["terrain"]._canvas_manager._send_custom = lambda cmd, buffers=[]: sent.append(1)
         bv.zoom_in.click()       # 0.64 -> 0.8 of the drawing: shown larger, the drawing kept
         assert bv.scale == s0 and not bv.fitted and abs(bv.shown_scale - 0.8 * s0) < 1e-9
-        assert len(sent) == (1 if phone else 0)   # a phone: features, pieces, overlays at the new floor, one message
+        assert len(sent) == (1 if phone else 0)   # a phone: pieces (and scenery names), overlays at the new floor, one message
         del sent[:]
         bv.zoom_in.click()       # 1.0: the drawing's own size
         assert bv.scale == s0 and abs(bv.shown_scale - s0) < 1e-9

@@ -4,7 +4,7 @@ What it patches: ipycanvas' ``MultiCanvasModel.updateCanvas``, in the browser (t
 for ``explorer serve`` and ``panel serve``; a notebook's Jupyter front end loads its own, unchanged copy).
 
 Why (issue #24, item 3: the page's drawing). A board (:class:`explorer.widgets.hexboard.HexBoardView`) is an
-ipycanvas ``MultiCanvas`` of five layers. The server sends a redraw as one batch of commands for all the layers it
+ipycanvas ``MultiCanvas`` of layers (five until session 19, four since). The server sends a redraw as one batch of commands for all the layers it
 touches; in the browser, ipycanvas' canvas manager runs the batch, then tells every layer it drew on that it has a
 new frame, and the ``MultiCanvas`` answers each of those with a full composite: clear its own canvas, copy all five
 layers onto it, clear the shown canvas, copy the composite there. A full redraw therefore made five composites of
@@ -15,7 +15,7 @@ microtask: the layers' "new frame" calls of one batch (made one after the other,
 one composite, made before the browser paints or runs anything else, so nothing shown changes but the count.
 
 Session 19: the composite also draws the layers straight onto each shown canvas (``MultiCanvasView.updateCanvas``:
-clear it, copy the five layers) instead of onto the model's own off-page canvas and then that canvas onto the shown
+clear it, copy the layers) instead of onto the model's own off-page canvas and then that canvas onto the shown
 one: one whole-canvas clear and copy fewer per composite, and the off-page canvas is never drawn on, so a zoom that
 resizes the board does not allocate it again (on the phone emulation each first touch of a resized ~2 Mpx canvas
 cost ~6 ms). Only while the model's ``sync_image_data`` is off (no board turns it on): the image data is read from

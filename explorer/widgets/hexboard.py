@@ -10,7 +10,10 @@ them to canvas pixels with ``px = (x - minx) * scale + margin`` (same for ``y``)
 the engine's own :class:`~explorer.hexgrid.Layout`.
 
 Layers (one :class:`ipycanvas.MultiCanvas` with its own canvas manager, see ``notes/stack.md`` trap 3):
-0 terrain, 1 scenery and edge features, 2 pieces, 3 overlays, 4 marks (the top layer receives mouse and key events).
+0 the board (terrain, then scenery and edge features), 1 pieces, 2 overlays, 3 marks (the top layer receives mouse
+and key events). Terrain and features share one layer since session 19: they change together (a scenario, a zoom),
+and each layer is one more whole-canvas allocation, clear and copy in the browser whenever the board is drawn again
+at a new size (~12 ms on the phone emulation); ``layers["terrain"]`` and ``layers["features"]`` both name it.
 Each layer redraw is batched (``fill_styled_polygons`` / ``stroke_polygons`` with ``(n, 3)`` uint8 colour arrays)
 inside one :func:`explorer.widgets.canvas.hold`, so it is **one** message to the browser, and only the layer that
 changed is redrawn: ``marks`` holds the few overlays an owner changes on their own (the Line of Fire page's target
@@ -71,7 +74,9 @@ from .layout import TOUCH_DRAG_CLASS, UNZOOM_CLASS, browser_fix, fit_canvas, mar
 from .static import new_manager
 
 Point = tuple[float, float]
-LAYERS: tuple[str, ...] = ("terrain", "features", "pieces", "overlays", "marks")
+LAYERS: tuple[str, ...] = ("board", "pieces", "overlays", "marks")
+"""The layers of a :class:`HexBoardView`, bottom to top (``HexBoardView.layers`` also names the board layer
+``"terrain"`` and ``"features"``)."""
 
 
 @lru_cache(maxsize=512)
@@ -185,6 +190,7 @@ class HexBoardView(W.VBox):
         mark_drawing([self.canvas])
         self.canvas.add_class(TOUCH_DRAG_CLASS)   # one finger drags pieces; two fingers zoom the board (BROWSER_FIXES_JS)
         self.layers: dict[str, Canvas] = {name: self.canvas[i] for i, name in enumerate(LAYERS)}
+        self.layers["terrain"] = self.layers["features"] = self.layers["board"]
         self.readout = W.HTML(self._readout_html(None))
         self.rotate_left = W.Button(description="⟲ rotate", tooltip="rotate the selected piece anticlockwise (q; "
                                     "or Ctrl/Shift/Alt + wheel)", layout=W.Layout(width="90px"))
@@ -250,8 +256,7 @@ class HexBoardView(W.VBox):
         if self._resizing:   # a resize sets the floor it predicts (_predict_label_floor), then redraws everything
             return
         self.label_sizes = set()
-        with hold(self.canvas):   # the labelled layers in one message
-            self.redraw_features()
+        with hold(self.canvas):   # the labelled layers in one message (the board layer has no label)
             self.redraw_pieces()
             self.redraw_overlays()
             self.redraw_marks()
@@ -596,74 +601,81 @@ class HexBoardView(W.VBox):
     def redraw(self) -> None:
         """Full redraw of every layer (call again when a browser connects: ``pn.state.onload``), in one message (the
         layers share one canvas manager: one hold batches them all)."""
-        reset_manager(self.layers["terrain"])
+        reset_manager(self.layers["board"])
         with hold(self.canvas):
-            self.redraw_terrain()
-            self.redraw_features()
+            self.redraw_board()
             self._draw_pieces()
             self.redraw_overlays()
             self._marks_shown = False   # a resized or newly connected canvas is blank
             self.redraw_marks()
 
+    def redraw_board(self) -> None:
+        """Layer 0: the terrain (:meth:`_draw_terrain`), then the scenery and edge features above it
+        (:meth:`_draw_features`): 1 message."""
+        c = self.layers["board"]
+        with hold(c):
+            c.clear()
+            self._draw_terrain(c)
+            self._draw_features(c)
+
     def redraw_terrain(self) -> None:
-        """Layer 0: every hex filled by terrain (tile-less hexes dark), Special Terrain marks, the grid: 1 message."""
-        c = self.layers["terrain"]
+        """The board layer again (terrain and features share it: :meth:`redraw_board`): 1 message."""
+        self.redraw_board()
+
+    def redraw_features(self) -> None:
+        """The board layer again (terrain and features share it: :meth:`redraw_board`): 1 message."""
+        self.redraw_board()
+
+    def _draw_terrain(self, c: Canvas) -> None:
+        """Every hex filled by terrain (tile-less hexes dark), Special Terrain marks, the grid, on ``c`` (the
+        features' round line caps set back: the grid was drawn with the default ones)."""
         lay = self.board.layout
         _, hexes, units = self._board_geometry()
         corners = self._px(units.reshape(-1, 2)).reshape(len(hexes), 6, 2)
         cols = _colours([TERRAIN_FILL[self.board[h].terrain] if self.board[h].tile else TILELESS_FILL
                          for h in hexes])
         special = [(i, h) for i, h in enumerate(hexes) if self.board[h].special is not None]
-        with hold(c):
-            c.clear()
-            c.fill_styled_polygons(corners, cols)
-            if special:
-                centres = self._px([lay.hex_to_pixel(h) for _, h in special])
-                inner = np.array([corners[i] for i, _ in special])
-                inner = centres[:, None, :] + 0.6 * (inner - centres[:, None, :])
-                scol = _colours(["#b3261e" if self.board[h].special == Special.IMPASSABLE else "#6a3d9a"
-                                 for _, h in special])
-                c.fill_styled_polygons(inner, scol, alpha=0.35)
-            c.stroke_style = GRID_STROKE
-            c.line_width = 1
-            c.stroke_polygons(corners)
+        c.fill_styled_polygons(corners, cols)
+        if special:
+            centres = self._px([lay.hex_to_pixel(h) for _, h in special])
+            inner = np.array([corners[i] for i, _ in special])
+            inner = centres[:, None, :] + 0.6 * (inner - centres[:, None, :])
+            scol = _colours(["#b3261e" if self.board[h].special == Special.IMPASSABLE else "#6a3d9a"
+                             for _, h in special])
+            c.fill_styled_polygons(inner, scol, alpha=0.35)
+        c.stroke_style = GRID_STROKE
+        c.line_width = 1
+        c.line_cap = "butt"
+        c.stroke_polygons(corners)
 
-    def redraw_features(self) -> None:
-        """Layer 1: scenery footprints and edge features (walls, doors...): 1 message."""
-        c = self.layers["features"]
-        with hold(c):
-            c.clear()
-            sc = self.board.scenery
-            if sc:
-                polys = [self._px(s.polygon) for s in sc]
-                c.fill_styled_polygons(polys, _colours([SCENERY_FILL] * len(sc)),
-                                       alpha=[0.92 if s.blocks_lof else 0.45 for s in sc])
-                c.stroke_style = "#2f2a25"
-                c.line_width = 1.5
-                c.stroke_polygons(polys)
-                c.fill_style = "#ffffff"
-                c.font = f"{self._label_px(max(9, int(self.scale * 0.36))):g}px sans-serif"
-                c.text_align, c.text_baseline = "center", "middle"
-                for s in sc:
-                    p = s.shape.representative_point()
-                    x, y = self.to_pixel((p.x, p.y))
-                    c.fill_text(s.name, x, y)
-            by_kind: dict[EdgeKind, list] = {}
-            for e, f in self.board.edge_features.items():
-                by_kind.setdefault(f.kind, []).append(e)
-            c.line_cap = "round"
-            for kind, edges in by_kind.items():
-                stroke, w, dash = EDGE_STYLE[kind]
-                pts = self._px([p for e in edges for p in e.endpoints(self.board.layout)]).reshape(-1, 2, 2)
-                c.line_width = w
-                c.set_line_dash([float(v) for v in dash.split()] if dash else [])
-                c.stroke_styled_line_segments(pts, _colours([stroke] * len(edges)))
-            c.set_line_dash([])
+    def _draw_features(self, c: Canvas) -> None:
+        """Scenery footprints and edge features (walls, doors...), on ``c`` (over the terrain). The scenery's names
+        are drawn with the pieces (:meth:`_draw_scenery_names`): a label floor change (a phone's zoom) redraws the
+        labelled layers, and the board layer has no label."""
+        sc = self.board.scenery
+        if sc:
+            polys = [self._px(s.polygon) for s in sc]
+            c.fill_styled_polygons(polys, _colours([SCENERY_FILL] * len(sc)),
+                                   alpha=[0.92 if s.blocks_lof else 0.45 for s in sc])
+            c.stroke_style = "#2f2a25"
+            c.line_width = 1.5
+            c.stroke_polygons(polys)
+        by_kind: dict[EdgeKind, list] = {}
+        for e, f in self.board.edge_features.items():
+            by_kind.setdefault(f.kind, []).append(e)
+        c.line_cap = "round"
+        for kind, edges in by_kind.items():
+            stroke, w, dash = EDGE_STYLE[kind]
+            pts = self._px([p for e in edges for p in e.endpoints(self.board.layout)]).reshape(-1, 2, 2)
+            c.line_width = w
+            c.set_line_dash([float(v) for v in dash.split()] if dash else [])
+            c.stroke_styled_line_segments(pts, _colours([stroke] * len(edges)))
+        c.set_line_dash([])
 
     def redraw_pieces(self) -> None:
-        """Layer 2: bases, front arcs, facing ticks, labels; the selected piece ringed: 1 message, none when the
-        layer already shows exactly this (same pieces, selection, scale and size: e.g. a selection the click already
-        drew, or an update that moved nothing)."""
+        """Layer 1: the scenery's names, then bases, front arcs, facing ticks, labels; the selected piece ringed: 1
+        message, none when the layer already shows exactly this (same pieces, selection, scale and size: e.g. a
+        selection the click already drew, or an update that moved nothing)."""
         if self._pieces_key(None) != self._pieces_drawn:
             self._draw_pieces()
 
@@ -681,6 +693,7 @@ class HexBoardView(W.VBox):
         s = self.scale
         with hold(c):
             c.clear()
+            self._draw_scenery_names(c)
             if not pieces:
                 return
             centres = self._px([p.center for p in pieces])
@@ -718,12 +731,24 @@ class HexBoardView(W.VBox):
                 set_style(c, stroke_style="#ffbf00", line_width=3)
                 c.stroke_polygon(self._px(self.board.layout.corners(self.selected)))
 
+    def _draw_scenery_names(self, c: Canvas) -> None:
+        """Each scenery item's name at a point inside its footprint, on ``c`` (the pieces layer: under the bases)."""
+        sc = self.board.scenery
+        if not sc:
+            return
+        set_style(c, fill_style="#ffffff", font=f"{self._label_px(max(9, int(self.scale * 0.36))):g}px sans-serif",
+                  text_align="center", text_baseline="middle")
+        for s in sc:
+            p = s.shape.representative_point()
+            x, y = self.to_pixel((p.x, p.y))
+            c.fill_text(s.name, x, y)
+
     def redraw_overlays(self) -> None:
-        """Layer 3: the ``overlays`` values, batched by kind and style: 1 message."""
+        """Layer 2: the ``overlays`` values, batched by kind and style: 1 message."""
         self._draw_overlay_list(self.layers["overlays"], list(self.overlays))
 
     def redraw_marks(self) -> None:
-        """Layer 4: the ``marks`` values, drawn as overlays: 1 message, none when the layer is empty and stays so."""
+        """Layer 3: the ``marks`` values, drawn as overlays: 1 message, none when the layer is empty and stays so."""
         ovs: list[Overlay] = list(self.marks)
         if not ovs and not self._marks_shown:
             return

@@ -67,8 +67,10 @@ def _layer_messages(w: LofExplorer) -> list:
     command names its canvas again: ``reset_manager``)."""
     from explorer.widgets.canvas import reset_manager
 
+    from explorer.widgets.hexboard import LAYERS
+
     bv = w.board_view
-    names = {layer.model_id: name for name, layer in bv.layers.items()}
+    names = {bv.layers[name].model_id: name for name in LAYERS}
     mgr = bv.canvas._canvas_manager
     reset_manager(bv.layers["terrain"])
     sent: list = []
@@ -122,7 +124,7 @@ def test_zooming_out_and_fitting_after_a_zoom_in_recompute_and_redraw_nothing(mo
     monkeypatch.setattr(LofSnapshot, "overlays", lambda self, *a, **k: built.append(1) or real_overlays(self, *a, **k))
     sent = _layer_messages(w)
     bv.zoom_in.click()
-    assert len(built) == 1 and sorted(n for m in sent for n in m) == ["features", "overlays", "pieces", "terrain"]
+    assert len(built) == 1 and sorted(n for m in sent for n in m) == ["board", "overlays", "pieces"]
     del sent[:], built[:]
     bv.zoom_out.click()
     bv.zoom_fit.click()
