@@ -1,8 +1,8 @@
 """The served ipycanvas bundle composites a board's layers once per batch of drawing commands
 (:mod:`explorer.serving.composite_once`), in headless Chromium on the served Line of Fire page: a zoom in that draws
-the board again (five layers in one batch) reaches the shown canvas as one composite, not five, and the five layers
-are drawn straight onto it (the MultiCanvas's own off-page canvas is not drawn on). The prefix on a stand-in bundle,
-in Node: ``tests/serving/test_browser_scripts.py``."""
+the board again (every layer in one batch) reaches the shown canvas as one composite, not one per layer, and the
+layers are drawn straight onto it (the MultiCanvas's own off-page canvas is not drawn on). The prefix on a stand-in
+bundle, in Node: ``tests/serving/test_browser_scripts.py``."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ import time
 import pytest
 
 from browser_helpers import wait_until
+
+from explorer.widgets.hexboard import LAYERS
 
 pytestmark = [pytest.mark.browser]
 
@@ -63,7 +65,7 @@ def test_a_zoom_that_draws_the_board_again_composites_it_once(browser, app_url):
         got = page.evaluate("() => window.__shownComposites")
     finally:
         page.close()
-    # one composite for the batch that drew the five layers (ipycanvas alone made five); a relabel that follows
-    # in its own batch may add one; each composite draws the five layers onto the shown canvas, nothing elsewhere
+    # one composite for the batch that drew every layer (ipycanvas alone made one per layer); a relabel that
+    # follows in its own batch may add one; each composite draws the layers onto the shown canvas, nothing elsewhere
     n = got["n"]
-    assert 1 <= n <= 2 and got["shown"] == 5 * n and got["hidden"] == 0, got
+    assert 1 <= n <= 2 and got["shown"] == len(LAYERS) * n and got["hidden"] == 0, got
