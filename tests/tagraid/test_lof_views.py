@@ -215,6 +215,34 @@ def test_explorer_update_is_one_message(explorer):
     assert len(sent) == 2  # every layer, one message
 
 
+@pytest.mark.parametrize("ruler_to, shooter, kept", [("Peeker", "Digger", "Peeker"), ("Digger", "Digger", "")])
+def test_a_new_row_moving_the_range_ruler_is_still_one_canvas_message(ruler_to, shooter, kept):
+    # the Range Ruler dropdown's options change with the shooter (its value kept, or cleared when the ruler pointed
+    # at the new shooter): its own observer used to draw the board once or twice more before the answer's message
+    e = LofExplorer()
+    e.ruler_pick.value = ruler_to
+    sent = []
+    e.board_view.canvas._canvas_manager._send_custom = lambda cmd, buffers=[]: sent.append(cmd)
+    e.set_shooter(shooter)
+    assert e.ruler_pick.value == kept
+    assert len(sent) == 1
+    ruler = [o for o in e.board_view.overlays if isinstance(o, Segment) and o.width == 9.0]
+    assert bool(ruler) == bool(kept)   # the one message carries the ruler to the kept target, or none
+    e.ruler_pick.value = "" if kept else "Peeker"   # the user's own pick still draws (one message)
+    assert len(sent) == 2
+    assert bool([o for o in e.board_view.overlays if isinstance(o, Segment) and o.width == 9.0]) == (not kept)
+
+
+def test_a_refused_answer_keeps_its_message_when_the_range_ruler_loses_its_target():
+    from explorer.errors import ScenarioError
+
+    e = LofExplorer()
+    e.ruler_pick.value = "Peeker"
+    e._show_verdicts(ScenarioError("table", "the refusal the user must read"))
+    assert e.ruler_pick.value == ""
+    assert "the refusal the user must read" in e.message.value
+
+
 def _golden_snapshot() -> LofSnapshot:
     b = small_board()
     lay = b.layout

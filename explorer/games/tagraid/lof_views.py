@@ -206,6 +206,7 @@ class LofExplorer(W.HBox):
         self.scenario = sc = scenario or default_lof_scenario()
         self._state_callbacks: list = []
         self._loading = False
+        self._ruler_quiet = False
         # one source of readings: the table file's [rulings] are the initial readings; ``rulings`` overrides them
         self.rulings = default_rulings({**sc.rulings, **dict(rulings or {})})
         self.models: dict[str, Model] = {m.id: m for m in sc.models}
@@ -249,7 +250,7 @@ class LofExplorer(W.HBox):
                                      layout=W.Layout(width="260px"))
         self.ruler_pick.style.description_width = "100px"
         self.ruler_pick.add_class("lof-ruler-pick")
-        self.ruler_pick.observe(lambda ch: self._say() or self._draw(), names="value")
+        self.ruler_pick.observe(self._on_ruler_pick, names="value")
         self.hex_range_pick = W.Dropdown(options=[("—", "")] + [(k.value.replace("_", " "), k.value) for k in HexRange],
                                          value="", description="Range in Hexagons", layout=W.Layout(width="300px"))
         self.hex_range_pick.style.description_width = "130px"
@@ -550,6 +551,16 @@ class LofExplorer(W.HBox):
         self.rulings.set(key, reading)
         self._say()
         self.update()
+
+    def _on_ruler_pick(self, _=None) -> None:
+        """The Range Ruler dropdown's value changed: the ruler drawn to the new target (the overlays again, one
+        message). Not while :meth:`_show_verdicts` sets the dropdown's options and value itself: the answer it draws
+        next already carries the ruler, and the message it may have put beside the board (a refusal) stays."""
+        if self._ruler_quiet:
+            return
+        self._say()
+        with hold(self.board_view.canvas):
+            self._draw()
 
     def _on_settings(self, _=None) -> None:
         if self._loading:
@@ -919,9 +930,13 @@ class LofExplorer(W.HBox):
         opts = [("—", "")] + [(v.target, v.target) for v in self.verdicts if v.range is not None]
         if opts != getattr(self, "_ruler_opts", None):  # unchanged options: no message to the browser
             self._ruler_opts = opts
-            with self.ruler_pick.hold_sync():   # the options and the value in one message
-                self.ruler_pick.options = opts
-                self.ruler_pick.value = keep if keep in [o[1] for o in opts] else ""
+            self._ruler_quiet = True   # the dropdown's own observer draws nothing: the overlays follow once
+            try:
+                with self.ruler_pick.hold_sync():   # the options and the value in one message
+                    self.ruler_pick.options = opts
+                    self.ruler_pick.value = keep if keep in [o[1] for o in opts] else ""
+            finally:
+                self._ruler_quiet = False
         with hold(self.board_view.canvas):   # pieces, overlays and marks: one message to the browser
             if pieces_drawn:
                 self._draw_overlays()
