@@ -25,6 +25,9 @@ Interaction (mouse and touch alike; selecting and moving are separate gestures):
 
 * a **click / tap** (pointer down and up without moving more than :attr:`HexBoardView.DRAG_PX`) selects a piece
   (``selected`` = its id, ringed) or a hex (``selected`` = the :class:`Hex`) and calls ``on_select``;
+* a **press** on a piece (pointer or finger down) calls ``on_press`` callbacks with its id at once, before it is
+  known whether the press becomes a click or a drag (an owner may start work a click would ask for: the Line of Fire
+  page starts the pressed Model's row);
 * a **drag** of a piece moves it (``on_move`` callbacks receive ``(piece_id, (x, y))`` in board units) and does not
   change the selection;
 * the toolbar's rotate buttons, keys ``q`` / ``e``, a two-finger twist, or the mouse wheel **with Ctrl, Shift or Alt
@@ -53,6 +56,7 @@ redrawn once. The view never changes pieces by itself: the owner validates a mov
 from __future__ import annotations
 
 import html
+import logging
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -74,6 +78,7 @@ from .layout import TOUCH_DRAG_CLASS, UNZOOM_CLASS, browser_fix, fit_canvas, mar
 from .static import new_manager
 
 Point = tuple[float, float]
+_log = logging.getLogger(__name__)
 LAYERS: tuple[str, ...] = ("board", "pieces", "overlays", "marks")
 """The layers of a :class:`HexBoardView`, bottom to top (``HexBoardView.layers`` also names the board layer
 ``"terrain"`` and ``"features"``)."""
@@ -224,6 +229,7 @@ class HexBoardView(W.VBox):
         self._move_cbs: list[Callable[[str, Point], None]] = []
         self._rotate_cbs: list[Callable[[str, int], None]] = []
         self._select_cbs: list[Callable[[object], None]] = []
+        self._press_cbs: list[Callable[[str], None]] = []
         self.hex_marks_for_selection = True
         self.canvas.on_mouse_down(self._mouse_down)
         self.canvas.on_mouse_move(self._mouse_move)
@@ -471,6 +477,12 @@ class HexBoardView(W.VBox):
         """``callback(selected)`` on every click (a piece id, a :class:`Hex`, or ``None`` off the board)."""
         self._select_cbs.append(callback)
 
+    def on_press(self, callback: Callable[[str], None]) -> None:
+        """``callback(piece_id)`` when a press (pointer or one finger down) starts on a piece, before its release
+        decides between a click (``on_select``) and a drag (``on_move``). Nothing is selected or drawn by it; a
+        callback's failure is logged and never stops the gesture."""
+        self._press_cbs.append(callback)
+
     def rotate_selected(self, direction: int) -> None:
         """Ask the owner to rotate the selected piece (no-op when no piece is selected)."""
         if isinstance(self.selected, str) and self.selected in self._pieces:
@@ -491,6 +503,12 @@ class HexBoardView(W.VBox):
     def _mouse_down(self, x: float, y: float) -> None:
         # nothing is selected yet: a press becomes a selection on release (a click) or a move (a drag), never both
         self._drag = {"id": self.piece_at(x, y), "start": (x, y), "moved": False}
+        if self._drag["id"] is not None:
+            for cb in self._press_cbs:
+                try:
+                    cb(self._drag["id"])
+                except Exception:   # noqa: BLE001 - speculative work of an owner: the gesture goes on without it
+                    _log.exception("a board's on_press callback failed")
 
     def _mouse_move(self, x: float, y: float) -> None:
         h = self.hex_at(x, y)

@@ -287,3 +287,67 @@ def test_a_row_shown_before_is_drawn_at_once_in_one_message_and_a_late_answer_is
     off.finish()                       # the rotated table's answer arrives late: not drawn
     assert [(v.target, v.lof.has_lof, v.band, v.cover) for v in w.verdicts] == shown[0]
     assert list(w.board_view.overlays) == shown[1]
+
+
+def _pressed_explorer():
+    ex = _HeldExecutor()
+    w = LofExplorer()
+    w.analysis_cache = LofAnalysisCache()
+    w.set_scheduler(FakeScheduler())
+    w.set_offloader(_WorkerOffloader(ex))
+    w.update()
+    return w, ex
+
+
+def test_a_press_on_another_model_starts_its_row_and_the_click_reuses_it():
+    """Issue #24 item 3: a press on a Model that is not the shooter starts its row on the worker at once, so the
+    click after the release (which makes it the shooter) computes no pair and shows what a fresh cache computes."""
+    w, ex = _pressed_explorer()
+    bv, cache = w.board_view, w.analysis_cache
+    other = next(m for m in w.models if m != w.shooter)
+    x, y = bv.to_pixel(w.models[other].center)
+    bv._mouse_down(x, y)
+    assert len(ex.jobs) == 1 and w.shooter != other   # started, nothing selected or drawn yet
+    ex.run_all()
+    assert w.press_rows == 1
+    computed = cache.computed
+    bv._mouse_up(x, y)
+    assert w.shooter == other and cache.computed == computed
+    fresh = LofAnalysisCache().analyse(w.table, other, w.rulings.copy(), w.calibration, w.weapon, w.threat)
+    assert [(v.target, v.lof.has_lof, v.lof.reason, v.band, v.cover) for v in w.verdicts] == \
+        [(v.target, v.lof.has_lof, v.lof.reason, v.band, v.cover) for v in fresh]
+
+
+def test_a_press_starts_nothing_where_a_click_would_not_compute_a_new_row():
+    """No row is started for a press on the shooter, in the target pick mode, for a row shown before, without a
+    worker (notebooks), or when the page changed before the worker was free."""
+    w, ex = _pressed_explorer()
+    bv = w.board_view
+    first = w.shooter
+    other = next(m for m in w.models if m != first)
+
+    def press(mid):
+        x, y = bv.to_pixel(w.models[mid].center)
+        bv._mouse_down(x, y)
+        bv._drag = None
+
+    press(first)
+    assert ex.jobs == []
+    w.pick_mode.value = "target"
+    press(other)
+    assert ex.jobs == []
+    w.pick_mode.value = "shooter"
+    w.set_shooter(other)
+    w.set_shooter(first)
+    press(other)   # its row is kept by the explorer: a click draws it at once
+    assert ex.jobs == []
+    third = next(m for m in w.models if m not in (first, other))
+    press(third)
+    assert len(ex.jobs) == 1
+    w.rotate_model(first, 1)   # a newer state before the worker started
+    ex.run_all()
+    assert w.press_rows == 0
+    plain = LofExplorer()
+    x, y = plain.board_view.to_pixel(plain.models[third].center)
+    plain.board_view._mouse_down(x, y)
+    assert plain.press_rows == 0   # no offloader: nothing submitted (and nothing computed ahead)
