@@ -351,3 +351,21 @@ def test_a_press_starts_nothing_where_a_click_would_not_compute_a_new_row():
     x, y = plain.board_view.to_pixel(plain.models[third].center)
     plain.board_view._mouse_down(x, y)
     assert plain.press_rows == 0   # no offloader: nothing submitted (and nothing computed ahead)
+
+
+def test_the_press_start_is_on_unless_the_environment_says_0(monkeypatch):
+    """EXPLORER_LOF_PRESS_START=0 turns the row started on a press off (for benchmarks/bench_lof_press.py); unset or
+    anything else leaves it on. Off, a press on another Model submits nothing."""
+    from explorer.games.tagraid import lof_views
+
+    monkeypatch.delenv(lof_views.PRESS_START_ENV, raising=False)
+    assert lof_views.press_start_enabled() and LofExplorer().START_ON_PRESS
+    monkeypatch.setenv(lof_views.PRESS_START_ENV, "yes")
+    assert lof_views.press_start_enabled()
+    monkeypatch.setenv(lof_views.PRESS_START_ENV, " 0 ")
+    assert not lof_views.press_start_enabled()
+    w, ex = _pressed_explorer()
+    assert not w.START_ON_PRESS
+    other = next(m for m in w.models if m != w.shooter)
+    w.board_view._mouse_down(*w.board_view.to_pixel(w.models[other].center))
+    assert ex.jobs == [] and w.press_rows == 0

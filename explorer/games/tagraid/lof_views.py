@@ -164,6 +164,20 @@ def progressive_enabled() -> bool:
     return _switched_on(PROGRESSIVE_ENV)
 
 
+PRESS_START_ENV = "EXPLORER_LOF_PRESS_START"
+"""The environment variable that turns off the Line of Fire page's row started on a press
+(:attr:`LofExplorer.START_ON_PRESS`): ``EXPLORER_LOF_PRESS_START=0`` (exactly ``0``, surrounding spaces ignored;
+unset or any other value: on). For measuring it (``benchmarks/bench_lof_press.py``)."""
+
+
+def press_start_enabled() -> bool:
+    """Whether a new :class:`LofExplorer` starts a pressed Model's row at once (:data:`PRESS_START_ENV` is not
+    ``"0"``)."""
+    import os
+
+    return os.environ.get(PRESS_START_ENV, "1").strip() != "0"
+
+
 class LofExplorer(W.HBox):
     """The Line of Fire explorer: a hex board (click or tap a Model to make it the shooter, the selected Model; drag
     it to move it without selecting it; the rotate buttons, q / e, Ctrl/Shift/Alt + wheel or a two-finger twist turn
@@ -203,6 +217,7 @@ class LofExplorer(W.HBox):
         default from :data:`PROGRESSIVE_ENV`)."""
         self.prefetched = 0
         self.press_rows = 0
+        self.START_ON_PRESS = press_start_enabled()
         """Rows a press on a Model started on the worker (:meth:`_on_press`; for tests)."""
         """Pairs the background prefetch has looked up or computed (:meth:`_start_prefetch`; for tests)."""
         self.scenario = sc = scenario or default_lof_scenario()
@@ -528,7 +543,14 @@ class LofExplorer(W.HBox):
     not the shooter starts that Model's row on the worker at once (:meth:`_on_press`), so the click that follows the
     release (which makes it the shooter) finds its verdicts in the cache: the row is computed while the press lasts
     and while the server handles the release and the click, instead of after them. A press that becomes a drag
-    computed a row nobody asked for (one row: about 20-40 ms of one core on the default table)."""
+    computed a row nobody asked for (one row: about 20-40 ms of one core on the default table). Each explorer takes
+    it from :data:`PRESS_START_ENV` (on unless ``0``).
+
+    Measured in session 20 (``benchmarks/bench_lof_press.py``: the same tree served with it on and off, a fresh
+    server each time, a press held 60 ms as a person's click is, from the release to the verdicts shown, 1280 px,
+    load 0.3-0.8, 2 rounds): the first selection of each Model 38.6 ms on against 70.1 ms off (0.55x, medians of 22),
+    a selection of a row shown before 36.2 against 34.0 ms. With the benchmark's 2 ms presses (``bench_lof_interactions.py``) it
+    gains nothing: the release and the click reach the server before the worker has started."""
 
     def _on_press(self, pid: str) -> None:
         """A press on the board's piece ``pid`` (:meth:`HexBoardView.on_press`): when the click it may become would
