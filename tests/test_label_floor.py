@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+
+import pytest
+
 from explorer.serving.phone import MIN_TEXT_PX, PHONE_MAX_WIDTH
 from explorer.widgets import label_floor as lf
 from explorer.widgets.layout import BROWSER_FIXES_JS
@@ -137,3 +141,27 @@ def test_the_phone_stylesheet_hides_a_pending_board_for_at_most_a_few_seconds():
     assert f".{lf.HOST_CLASS}:has(.{lf.PENDING_CLASS}) canvas" in lf.PENDING_CSS
     assert f"{lf.REVEAL_AFTER_S}s forwards" in lf.PENDING_CSS and lf.REVEAL_AFTER_S <= 5
     assert PHONE_CSS.startswith(f"@media (max-width: {PHONE_MAX_WIDTH}px)")   # desktop pages never hide a board
+
+
+def test_js_fixed_is_javascripts_to_fixed_and_laid_out_px_is_chromiums_layout_width():
+    """Issue #24: the zoom's predicted floor is written as the page script writes it. ``js_fixed`` against Node's
+    ``toFixed`` on ties (0.625: "0.63" there, "0.62" with Python's rounding) and on many ratios; ``laid_out_px``
+    against widths Chromium laid out (session 20, ``getBoundingClientRect``; the browser test checks it live)."""
+    import random
+    import shutil
+    import subprocess
+
+    assert lf.js_fixed(0.625) == "0.63" and f"{0.625:.2f}" == "0.62"
+    assert lf.js_fixed(457.265625 / 1407) == "0.32" and lf.js_fixed(457.275 / 1407) == "0.33"
+    assert [lf.laid_out_px(float(s)) for s in ("462.8", "903.906", "1129.88", "714.492", "457.275", "723.125")] == \
+        [462.796875, 903.890625, 1129.875, 714.484375, 457.265625, 723.125]
+    node = shutil.which("node") or shutil.which("nodejs")
+    if node is None:
+        pytest.skip("needs Node.js for the toFixed comparison")
+    rng = random.Random(20)
+    xs = [k / 1000 for k in range(0, 1001, 5)] + [k / 64 / 1157 for k in range(1, 80000, 97)] + \
+        [rng.uniform(0, 3) for _ in range(2000)]
+    out = subprocess.run([node, "-e", "const xs = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
+                          "process.stdout.write(JSON.stringify(xs.map(x => x.toFixed(2))));"],
+                         input=json.dumps(xs), capture_output=True, text=True, timeout=60, check=True)
+    assert json.loads(out.stdout) == [lf.js_fixed(x) for x in xs]

@@ -73,7 +73,7 @@ from ..hexgrid import Hex
 from ..render.svg import (EDGE_STYLE, GRID_STROKE, SCENERY_FILL, TERRAIN_FILL, TILELESS_FILL, Circle, HexMark,
                           Label, Overlay, Poly, Segment)
 from .canvas import hold, reset_manager, set_style
-from .label_floor import HOST_CLASS, Declutter, LabelFloor, floored
+from .label_floor import HOST_CLASS, Declutter, LabelFloor, floored, js_fixed, laid_out_px
 from .layout import TOUCH_DRAG_CLASS, UNZOOM_CLASS, browser_fix, fit_canvas, mark_drawing
 from .static import new_manager
 
@@ -295,8 +295,13 @@ class HexBoardView(W.VBox):
                 self.canvas.layout.width, self.canvas.layout.height = "100%", "auto"
             else:
                 k = self.shown_scale / self.scale
-                self.canvas.layout.width = f"{self.canvas.width * k:g}px"
+                self.canvas.layout.width = f"{self._shown_css_width():g}px"
                 self.canvas.layout.height = f"{self.canvas.height * k:g}px"
+
+    def _shown_css_width(self) -> float:
+        """The canvas's CSS width (px) at a fixed size, as :meth:`_apply_css_size` writes it (six significant
+        digits)."""
+        return float(f"{self.canvas.width * self.shown_scale / self.scale:g}")
 
     def set_scale(self, scale: float) -> None:
         """Zoom: show the board at ``scale`` CSS pixels per board unit (clamped to :data:`SCALE_RANGE`). When the
@@ -390,13 +395,25 @@ class HexBoardView(W.VBox):
         that ratio, written as the page script writes it, so the labels are drawn at their floor at once (in a
         resize, before its one redraw; in a zoom that keeps the drawing, by the floor's relabel) and the page's next
         measurement finds nothing to change (before, a zoom in on a phone drew the board, then, up to
-        :data:`~.label_floor.POLL_MS` later, its labels again). Fitted to its column, the shown width is the
-        browser's to measure: unchanged here."""
+        :data:`~.label_floor.POLL_MS` later, its labels again). Fitted to its column, it is shown as wide as the box
+        it scrolls in, whose width the page reports (:attr:`~.label_floor.LabelFloor.column`; before session 20 a
+        fit's floor waited for the page's next measure, up to ``POLL_MS``, with the labels at the zoom's floor
+        meanwhile); without that width, the browser's to measure: unchanged here. Checked in Chromium:
+        ``tests/browser/test_label_floor_browser.py``."""
         lf = self.label_floor
-        if self.fitted or not lf.phone:
+        if not lf.phone:
             return
-        k = self.shown_scale / self.scale
-        value = f"{min(1.0, k):.2f} {k:.2f}"
+        column = lf.column
+        if self.fitted:   # shown as wide as the box it scrolls in, which the page reports (else: its to measure)
+            if column is None:
+                return
+            k = column / self.canvas.width
+        else:
+            # what the page script will measure: the width the browser lays the canvas out at over its drawing
+            # width, written with JavaScript's toFixed (a tie rounds up there; before, 723.125 / 1157 = 0.625 was
+            # predicted "0.62", the page wrote "0.63" and the labels were drawn again up to POLL_MS later)
+            k = laid_out_px(self._shown_css_width()) / self.canvas.width
+        value = f"{js_fixed(min(1.0, k))} {js_fixed(k)}" + ("" if column is None else f" {lf.value.split()[2]}")
         if lf.value != value:
             lf.value = value
 

@@ -10,8 +10,9 @@ dragged, zoomed and tapped), so it gets a **label floor** instead:
 * :class:`LabelFloor` — an invisible ``ipywidgets.Text`` put in the same widget box as the board's canvas (the box
   gets the class :data:`HOST_CLASS`). The page script (:data:`LABEL_FLOOR_JS`, part of
   :data:`explorer.widgets.layout.BROWSER_FIXES_JS`) measures, every :data:`POLL_MS` ms, the on-screen width of the
-  first canvas of each such box and writes ``shown / drawn`` (CSS px per canvas px, two decimals) into the field,
-  as typing would: the value reaches Python like any text field's. It measures at once and every
+  first canvas of each such box and writes ``shown / drawn`` (CSS px per canvas px, two decimals) into the field
+  (then the same ratio uncapped and the width of the box the canvas scrolls in: :attr:`LabelFloor.shown`,
+  :attr:`LabelFloor.column`), as typing would: the value reaches Python like any text field's. It measures at once and every
   :data:`FAST_POLL_MS` ms while the page builds, so a board is measured as soon as it shows. Until the first measure
   has arrived and the board has redrawn for it, the field carries :data:`PENDING_CLASS` and, on a phone, the board's
   canvas is hidden (:data:`PENDING_CSS`, at most :data:`REVEAL_AFTER_S` s): its labels never show small first.
@@ -34,6 +35,7 @@ picture's edge moves back inside it, and a text whose box overlaps a text kept b
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import ipywidgets as W
@@ -94,9 +96,11 @@ LABEL_FLOOR_JS = """
       if (!inp || !c || !c.width) { continue; }
       const w = c.getBoundingClientRect().width;
       if (!w) { continue; }
-      // the floor's ratio ('1' in a wide window), then how large the canvas is shown (for the board's zoom buttons)
+      // the floor's ratio ('1' in a wide window), then how large the canvas is shown (for the board's zoom buttons),
+      // then the width of the box it scrolls in (the column a fitted canvas fills: the server predicts a fit's floor)
+      const col = c.parentElement ? c.parentElement.getBoundingClientRect().width : w;
       const ratio = (window.innerWidth > %(phone)d ? '1' : Math.min(1, w / c.width).toFixed(2)) + ' '
-                    + (w / c.width).toFixed(2);
+                    + (w / c.width).toFixed(2) + ' ' + String(col);
       if (inp.value !== ratio) {
         inp.value = ratio;
         inp.dispatchEvent(new Event('input', {bubbles: true}));
@@ -189,6 +193,18 @@ class LabelFloor(W.Text):
         return r if 0.05 <= r <= 20.0 else None
 
     @property
+    def column(self) -> float | None:
+        """CSS px width of the box the board's canvas scrolls in, the column a fitted canvas fills (the value's third
+        word, written by the page script since session 20: the board predicts the floor of a fit,
+        :meth:`~explorer.widgets.hexboard.HexBoardView.fit`), or ``None`` when not reported or not a number in
+        [1, 20000]."""
+        try:
+            w = float(self.value.split()[2])
+        except (ValueError, IndexError):
+            return None
+        return w if 1.0 <= w <= 20000.0 else None
+
+    @property
     def phone(self) -> bool:
         """Whether the page reported a phone window (a first word other than ``1``: the floor applies)."""
         words = self.value.split()
@@ -217,6 +233,25 @@ class LabelFloor(W.Text):
 
     def on_change(self, callback: Callable[[], None]) -> None:
         self._cbs.append(callback)
+
+
+def js_fixed(x: float, digits: int = 2) -> str:
+    """``x.toFixed(digits)`` as the page script's JavaScript writes it: the exact decimal value of the double ``x``
+    rounded to ``digits`` decimals, a tie going to the larger number (Python's ``f"{x:.2f}"`` sends a tie to the even
+    digit: ``0.625`` is ``"0.63"`` in the browser and ``"0.62"`` in Python). For ``0 <= x < 1e21``; ``digits`` 0-20."""
+    from decimal import ROUND_HALF_UP, Decimal
+
+    return str(Decimal(x).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP))
+
+
+def laid_out_px(css_px: float) -> float:
+    """The width the browser lays out for a CSS length of ``css_px`` pixels, as ``getBoundingClientRect`` reports it:
+    Chromium keeps layout sizes in 1/64 px (``LayoutUnit``), the length taken as a 32-bit float and cut towards zero
+    (``"903.906px"`` is laid out 903.890625 px wide, ``"457.275px"`` 457.265625). Checked in Chromium by
+    ``tests/browser/test_label_floor_browser.py``."""
+    import numpy as np
+
+    return math.floor(float(np.float32(css_px)) * 64) / 64
 
 
 def floored(size: float, min_px: float) -> float:
