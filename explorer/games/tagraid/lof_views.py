@@ -178,6 +178,16 @@ def press_start_enabled() -> bool:
     return os.environ.get(PRESS_START_ENV, "1").strip() != "0"
 
 
+def _submit_logged(executor, run, failure: str) -> None:
+    """Run ``run()`` on ``executor`` (background work of a served page: nothing waits for it); a failure is logged as
+    ``failure``, a shut-down executor (the process is ending) runs nothing."""
+    try:
+        fut = executor.submit(run)
+    except RuntimeError:
+        return
+    fut.add_done_callback(lambda f: f.exception() is not None and _log.error(failure, exc_info=f.exception()))
+
+
 class LofExplorer(W.HBox):
     """The Line of Fire explorer: a hex board (click or tap a Model to make it the shooter, the selected Model; drag
     it to move it without selecting it; the rotate buttons, q / e, Ctrl/Shift/Alt + wheel or a two-finger twist turn
@@ -580,12 +590,7 @@ class LofExplorer(W.HBox):
                 return
             self.press_rows += 1
 
-        try:
-            fut = executor.submit(run)
-        except RuntimeError:   # the executor is shut down (the process is ending)
-            return
-        fut.add_done_callback(lambda f: f.exception() is not None
-                              and _log.error("Line of Fire row started on a press failed", exc_info=f.exception()))
+        _submit_logged(executor, run, "Line of Fire row started on a press failed")
 
     def _on_move(self, pid: str, p) -> None:
         self.move_model(pid, *p)
@@ -1102,12 +1107,7 @@ class LofExplorer(W.HBox):
                     while gen == self._generation and time.perf_counter() < end:
                         time.sleep(0.005)
 
-        try:
-            fut = executor.submit(run)
-        except RuntimeError:   # the executor is shut down (the process is ending)
-            return
-        fut.add_done_callback(lambda f: f.exception() is not None
-                              and _log.error("Line of Fire prefetch failed", exc_info=f.exception()))
+        _submit_logged(executor, run, "Line of Fire prefetch failed")
 
     def set_offloader(self, offload) -> None:
         """Run the Line of Fire computation through ``offload(compute, apply)``: ``compute()`` may run on another
