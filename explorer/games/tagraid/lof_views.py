@@ -226,10 +226,12 @@ class LofExplorer(W.HBox):
         """Whether the served page answers a new row in two passes (:attr:`LofExplorer.progressive`'s docstring;
         default from :data:`PROGRESSIVE_ENV`)."""
         self.prefetched = 0
-        self.press_rows = 0
-        self.START_ON_PRESS = press_start_enabled()
-        """Rows a press on a Model started on the worker (:meth:`_on_press`; for tests)."""
         """Pairs the background prefetch has looked up or computed (:meth:`_start_prefetch`; for tests)."""
+        self.START_ON_PRESS = press_start_enabled()
+        """Whether a press starts the pressed Model's row (:attr:`LofExplorer.START_ON_PRESS`; default from
+        :data:`PRESS_START_ENV`)."""
+        self.press_rows = 0
+        """Rows a press on a Model started on the worker (:meth:`_on_press`; for tests)."""
         self.scenario = sc = scenario or default_lof_scenario()
         self._state_callbacks: list = []
         self._loading = False
