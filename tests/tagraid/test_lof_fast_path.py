@@ -667,3 +667,62 @@ def test_rulings_copies_share_the_key_until_a_reading_is_set():
     c.set("lof_grazing", "touching_blocks")
     assert c.key() == tuple(sorted(c.as_dict().items())) and c.key() != r.key()
     assert r.key() == tuple(sorted(r.as_dict().items()))
+
+
+def _clipped_gap(a, b, f, clip):
+    """The gap function a clipped search's golden-section loop ran before clipped searches were batched (the fast
+    path's: the lines as ``p + t·u``, the clip applied by _gap_params_xy)."""
+    fx, fy, fr = f[:, 0], f[:, 1], f[:, 2]
+
+    def gap(p):
+        nx, ny = np.cos(p), np.sin(p)
+        px, py, ux, uy, ta, tb, bad = G._gap_params_xy(nx, ny, fr - nx * fx - ny * fy, a, b, clip)
+        g = np.hypot((px + tb * ux) - (px + ta * ux), (py + tb * uy) - (py + ta * uy))
+        g[bad] = np.inf
+        return g
+    return gap
+
+
+def _random_clip(rng, a, b):
+    """No clip, a half-plane or a wedge through ``a``'s centre (lof.arc_clips), restricting the target or, as a
+    ClipBoth, both ends."""
+    from explorer.games.tagraid.lof import arc_clips
+
+    kind = int(rng.integers(0, 4))
+    if kind == 0:
+        return ()
+    facing = math.degrees(math.atan2(b.y - a.y, b.x - a.x)) + float(rng.normal(0, 60))
+    arc = float(rng.choice([90.0, 120.0, 180.0, 270.0]))
+    alts = arc_clips((a.x, a.y), facing, arc)
+    c = tuple(tuple(h) for h in alts[int(rng.integers(0, len(alts)))])
+    return G.ClipBoth(c, c) if kind == 3 else c
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_clipped_golden_jobs_batched_bit_identical_to_each_alone(seed):
+    """Golden-section jobs of clipped searches (the Range Ruler under lof_arc_part = seen_part_in_arc or
+    lof_shooter_arc = front_half), batched with unclipped ones and with each other (_golden_batch: each lane its own
+    half-planes, padded), end on the same angles, bit for bit, as each job's former loop (_golden_numpy with the
+    clipped gap function); _golden_one of a clipped job too. Some clipped jobs end elsewhere without their clip (so a
+    batch that dropped the half-planes would fail the comparison)."""
+    rng = np.random.default_rng(seed)
+    ratio = (math.sqrt(5) - 1) / 2
+    moved = clipped = 0
+    for _ in range(60):
+        jobs, refs = [], []
+        for _ in range(int(rng.integers(1, 7))):
+            f, ga, gb, blo, bhi, x1, x2, _ = _golden_jobs(rng, 1)
+            a, b = Disc(ga.x[0], ga.y[0], ga.r[0]), Disc(gb.x[0], gb.y[0], gb.r[0])
+            clip = _random_clip(rng, a, b)
+            clipped += bool(clip)
+            jobs.append((a, b, f, blo, bhi, x1, x2, ratio, clip))
+            refs.append(G._golden_numpy(_clipped_gap(a, b, f, clip), blo, bhi, x1, x2, ratio))
+        for got, ref in zip(G._golden_batch(jobs), refs):
+            assert np.array_equal(_bits(got), _bits(ref))
+        for job, ref in zip(jobs, refs):
+            if job[8]:
+                assert np.array_equal(_bits(G._golden_one(job)), _bits(ref))
+                a, b, f, blo, bhi, x1, x2 = job[:7]
+                free = G._golden_numpy(_clipped_gap(a, b, f, ()), blo, bhi, x1, x2, ratio)
+                moved += not np.array_equal(_bits(free), _bits(ref))
+    assert clipped > 60 and moved > 0

@@ -580,3 +580,41 @@ def test_a_table_asked_whole_table_questions_first_gives_the_same_verdicts():
             line_of_fire(warmed, miner, t)
     assert analyse(warmed, shooter, tag_rulings(), sc.calibration, sc.weapon, sc.threat) == reference
     assert fresh() == reference
+
+
+@pytest.mark.parametrize("arc_readings", [{"lof_arc_part": "seen_part_in_arc"},
+                                          {"lof_shooter_arc": "front_half"},
+                                          {"lof_arc_part": "seen_part_in_arc", "lof_shooter_arc": "front_half"}])
+def test_clipped_range_rulers_batched_equal_one_pair_at_a_time(monkeypatch, arc_readings):
+    """Under the arc readings (the target's part in the arc, the shooter's front half, both) all_pairs measures the
+    Range Ruler of every clipped pair in one batch (lof_analysis.LofAnalysisCache._batch_clipped_ranges, one
+    geometry.shortest_clear_segments call with clips), and every verdict (LoF, rays, Range, Partial Cover) equals the
+    one measured pair by pair (lof_analysis._BATCH_RANGES off), on dense random tables and after a ruling flip to
+    the readings on a warm cache."""
+    from explorer.games.tagraid import geometry, lof_analysis
+
+    real = geometry.shortest_clear_segments
+    clipped_calls = []
+
+    def spy(items, **kw):
+        if kw.get("clips") is not None:
+            clipped_calls.append(sum(bool(c) for c in kw["clips"]))
+        return real(items, **kw)
+
+    batched_pairs = 0
+    for seed in range(6):
+        table = random_table(seed, radius=4, n_models=8, n_scenery=6, n_holes=4, n_sides=2,
+                             scenery_size=(0.3, 1.0), scenery_height=None, silhouettes=(3, 5, 7, 8))
+        answers = {}
+        for batched in (True, False):
+            monkeypatch.setattr(lof_analysis, "_BATCH_RANGES", batched)
+            monkeypatch.setattr(geometry, "shortest_clear_segments", spy if batched else real)
+            cold = LofAnalysisCache().all_pairs(table, tag_rulings(arc_readings), RangeCalibration())
+            warm_cache = LofAnalysisCache()
+            warm_cache.all_pairs(table, tag_rulings(), RangeCalibration())
+            warm = warm_cache.all_pairs(table, tag_rulings(arc_readings), RangeCalibration())
+            answers[batched] = (_all_pairs_facts(cold), _all_pairs_facts(warm))
+        assert answers[True] == answers[False]
+        assert answers[True][0] == answers[True][1]
+        batched_pairs += sum(1 for f in answers[True][0] if f[-2] is not None)
+    assert clipped_calls and max(clipped_calls) >= 5 and batched_pairs > 50

@@ -1348,8 +1348,11 @@ def _drive(gen):
 
 def _golden_one(job) -> np.ndarray:
     """The golden-section loop of one search's lanes, as :func:`_family_minima` always ran it: on Python floats up to
-    :data:`_GOLDEN_SCALAR_LANES` lanes, else on numpy arrays."""
-    a, b, f, blo, bhi, x1, x2, ratio = job
+    :data:`_GOLDEN_SCALAR_LANES` lanes, else on numpy arrays; a clipped search's (``job[8]``, the ``clip``) on numpy
+    arrays with its half-planes (:func:`_golden_lanes`, bit for bit :func:`_golden_numpy` with the clip)."""
+    a, b, f, blo, bhi, x1, x2, ratio, clip = job
+    if clip:  # a clipped search: the lanes' loop with the clip's half-planes (_golden_lanes), as _golden_batch
+        return _golden_batch([job])[0]
     if len(f) <= _GOLDEN_SCALAR_LANES:
         return _golden_scalar(a, b, f, blo, bhi, x1, x2, ratio)
     return _golden_numpy(_lane_gap(f, a, b), blo, bhi, x1, x2, ratio)
@@ -1370,8 +1373,9 @@ def _lane_gap(f: np.ndarray, a, b):
 
 
 def _golden_batch(jobs: list) -> list[np.ndarray]:
-    """The golden-section loops of many searches (no clip) run as one: every lane of every job in one array, each
-    lane with its own bases (:func:`_lane_gap`). Element by element the arithmetic of :func:`_golden_numpy` on each
+    """The golden-section loops of many searches run as one: every lane of every job in one array, each lane with its
+    own bases (:func:`_lane_gap`) and, for a clipped search (``job[8]``), its own half-planes (the target's, and under
+    :class:`ClipBoth` the shooter's; :func:`_lane_half_planes`). Element by element the arithmetic of :func:`_golden_numpy` on each
     job alone, which :func:`_golden_scalar` repeats bit for bit (numpy's ``cos``, ``sin`` and ``hypot`` are taken
     element by element whatever the length of the array; ``tests/tagraid/test_lof_fast_path.py`` checks the
     batch against each job alone)."""
@@ -1384,19 +1388,63 @@ def _golden_batch(jobs: list) -> list[np.ndarray]:
     ga = SimpleNamespace(**{k: np.repeat([getattr(j[0], k) for j in jobs], sizes).astype(float) for k in "xyr"})
     gb = SimpleNamespace(**{k: np.repeat([getattr(j[1], k) for j in jobs], sizes).astype(float) for k in "xyr"})
     cat = [np.concatenate([j[i] for j in jobs]) for i in (3, 4, 5, 6)]
-    best = _golden_lanes(f, ga, gb, *cat, jobs[0][7])
+    clips = [j[8] if len(j) > 8 else () for j in jobs]
+    tclip = _lane_half_planes([tuple(c) for c in clips], sizes)
+    sclip = _lane_half_planes([_shooter_clip(c) for c in clips], sizes)
+    best = _golden_lanes(f, ga, gb, *cat, jobs[0][7], tclip=tclip, sclip=sclip)
     return np.split(best, np.cumsum(sizes)[:-1])
 
 
+_NO_HALF_PLANE = (0.0, 0.0, 1.0)
+"""The half-plane ``0·x + 0·y + 1 >= 0`` (the whole plane): :func:`_lane_half_planes`' padding. In
+:func:`_clip_chord` it changes nothing, bit for bit: its ``du`` is 0, so neither end moves, and its ``dp`` is 1, so
+the chord is never emptied."""
+
+
+def _lane_half_planes(clips: Sequence[Sequence[HalfPlane]], sizes: Sequence[int]):
+    """The half-planes of each job's ``clip`` repeated over its ``sizes[j]`` lanes: ``(hx, hy, hc)``, three arrays of
+    shape ``(K, lanes)`` (``K`` the most half-planes of any job; the others padded with :data:`_NO_HALF_PLANE`
+    after their own, so each lane meets its own half-planes in their order); ``None`` when no job has one."""
+    k = max((len(c) for c in clips), default=0)
+    if k == 0:
+        return None
+    rows = np.array([list(c) + [_NO_HALF_PLANE] * (k - len(c)) for c in clips], dtype=float)  # (jobs, K, 3)
+    lanes = np.repeat(rows, sizes, axis=0)                                                   # (lanes, K, 3)
+    return lanes[:, :, 0].T.copy(), lanes[:, :, 1].T.copy(), lanes[:, :, 2].T.copy()
+
+
+def _clip_chord_lanes(t0: np.ndarray, t1: np.ndarray, px, py, ux, uy, planes) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_clip_chord` with one set of half-planes per lane (``planes``: :func:`_lane_half_planes`' arrays):
+    element by element the same operations in the same order (a lane's padding changes nothing; the final test
+    changes no chord that was not cut, whose ``t0 <= t1``)."""
+    hxs, hys, hcs = planes
+    where, maximum, minimum, absolute, nan = np.where, np.maximum, np.minimum, np.abs, np.nan
+    for hx, hy, hc in zip(hxs, hys, hcs):
+        du = hx * ux + hy * uy
+        dp = hx * px + hy * py + hc
+        with np.errstate(invalid="ignore", divide="ignore"):
+            tstar = -dp / where(absolute(du) > 1e-15, du, 1.0)
+        t0 = where(du > 1e-15, maximum(t0, tstar), t0)
+        t1 = where(du < -1e-15, minimum(t1, tstar), t1)
+        empty = (absolute(du) <= 1e-15) & (dp < -1e-12)
+        t0 = where(empty, nan, t0)
+    t0 = where(t0 > t1 + 1e-12, nan, t0)
+    return t0, t1
+
+
 def _golden_lanes(f: np.ndarray, a, b, blo: np.ndarray, bhi: np.ndarray, x1: np.ndarray, x2: np.ndarray,
-                  ratio: float) -> np.ndarray:
+                  ratio: float, *, tclip=None, sclip=None) -> np.ndarray:
     """``_golden_numpy(_lane_gap(f, a, b), blo, bhi, x1, x2, ratio)`` (``a``, ``b``: one base per lane) with fewer
     numpy calls and the same result bit for bit: the two bases' chords (:func:`_chords`) computed as one array of
     twice the lanes (every element the same operations on the same operands), the lanes' constants (``r * r``, the
     threshold ``-1e-12 * max(r, 1)``) once for the whole loop, ``ratio * (bhi - blo)`` once per step (the loop
     computed the same product twice) and the bracket's next points selected in one step each (the loop's
     ``keep_x``/``keep_g`` were a selection of the same values). ``cos``, ``sin``, ``hypot`` and ``sqrt`` are called on
-    arrays of the same lanes as before (the first three element by element, ``sqrt`` correctly rounded)."""
+    arrays of the same lanes as before (the first three element by element, ``sqrt`` correctly rounded).
+
+    ``tclip``, ``sclip``: each lane's half-planes restricting the target's and the shooter's end
+    (:func:`_lane_half_planes`; ``None``: none), applied as :func:`_gap_params_xy` applies a ``clip``
+    (:func:`_clip_chord_lanes`), so a clipped search ends on :func:`_golden_numpy`'s angles with its ``clip``."""
     m = len(f)
     fx, fy, fr = f[:, 0], f[:, 1], f[:, 2]
     cx, cy, cr = (np.concatenate([getattr(a, k), getattr(b, k)]) for k in "xyr")
@@ -1417,6 +1465,10 @@ def _golden_lanes(f: np.ndarray, a, b, blo: np.ndarray, bhi: np.ndarray, x1: np.
         h = sqrt(where(h2 >= floor, maximum(h2, 0.0), nan))
         lo, hi = tc - h, tc + h
         a0, a1, b0, b1 = lo[:m], hi[:m], lo[m:], hi[m:]
+        if sclip is not None:
+            a0, a1 = _clip_chord_lanes(a0, a1, px, py, ux, uy, sclip)
+        if tclip is not None:
+            b0, b1 = _clip_chord_lanes(b0, b1, px, py, ux, uy, tclip)
         forward = a1 <= b0
         ta = where(forward, a1, a0)
         tb = where(forward, b0, b1)
@@ -1496,23 +1548,12 @@ def _family_minima_steps(a: Disc, b: Disc, feats: np.ndarray, pair_n: np.ndarray
     blo, bhi = x[ai, si], x[ai, si + 2]
     ratio = (math.sqrt(5) - 1) / 2
 
-    if FAST_PATH:  # the same arithmetic on the same numbers, without building the (m, 1, 2) normals
-        fx, fy, fr = f[:, 0], f[:, 1], f[:, 2]
-
-        def gap(p):
-            nx, ny = np.cos(p), np.sin(p)
-            px, py, ux, uy, ta, tb, bad = _gap_params_xy(nx, ny, fr - nx * fx - ny * fy, a, b, clip)
-            g = np.hypot((px + tb * ux) - (px + ta * ux), (py + tb * uy) - (py + ta * uy))
-            g[bad] = np.inf
-            return g
+    x1, x2 = bhi - ratio * (bhi - blo), blo + ratio * (bhi - blo)
+    if FAST_PATH:  # the caller runs it: alone (_golden_one) or with other searches' (_golden_batch)
+        best = yield (a, b, f, blo, bhi, x1, x2, ratio, clip)
     else:
         def gap(p):
             return _gap_lengths(*_tangent_lines(f, p[:, None]), a, b, clip)[:, 0]
-
-    x1, x2 = bhi - ratio * (bhi - blo), blo + ratio * (bhi - blo)
-    if FAST_PATH and not clip:  # the caller runs it: alone (_golden_one) or with other searches' (_golden_batch)
-        best = yield (a, b, f, blo, bhi, x1, x2, ratio)
-    else:
         best = _golden_numpy(gap, blo, bhi, x1, x2, ratio)
     n, c = _tangent_lines(f, best[:, None])
     return n[:, 0], c[:, 0]
@@ -1635,24 +1676,27 @@ def _golden_scalar(a: Disc, b: Disc, f: np.ndarray, blo: np.ndarray, bhi: np.nda
 
 
 def shortest_clear_segments(items: Sequence[tuple[Disc, Disc, Obstacles]], *, touching_blocks: bool,
-                            tol: float = TOL, searches: Sequence | None = None) -> list[Segment | None]:
-    """:func:`shortest_clear_segment` (no clip) of each ``(a, b, obstacles)``, their golden-section searches run as
-    one (:func:`_golden_batch`) and their features' edge tests asked together (:func:`_prefetch_features`): the
-    same answers, bit for bit, as one search at a time.
+                            tol: float = TOL, searches: Sequence | None = None,
+                            clips: Sequence[Sequence[HalfPlane]] | None = None) -> list[Segment | None]:
+    """:func:`shortest_clear_segment` of each ``(a, b, obstacles)``, their golden-section searches run as one
+    (:func:`_golden_batch`) and their features' edge tests asked together (:func:`_prefetch_features`): the same
+    answers, bit for bit, as one search at a time.
 
     ``searches``: for each item, the set-up :func:`find_clear_segments` made for the same ``a``, ``b``,
     ``obstacles``, ``touching_blocks`` and ``tol`` (its ``keep``), or ``None``; the same obstacles and features
-    :func:`_search_setup` would build again."""
+    :func:`_search_setup` would build again (only for an item without clip). ``clips``: each item's ``clip`` (the
+    half-planes restricting ``b``, or a :class:`ClipBoth`; default: none for every item)."""
+    clips = clips if clips is not None else [()] * len(items)
     srchs = []
     for k, (a, b, obs) in enumerate(items):
-        srch = searches[k] if searches is not None else None
+        srch = searches[k] if searches is not None and not clips[k] else None
         if srch is None and a.distance_to(b) > tol:
-            srch = _search_setup(a, b, obs, touching_blocks=touching_blocks, tol=tol, clip=())
+            srch = _search_setup(a, b, obs, touching_blocks=touching_blocks, tol=tol, clip=clips[k])
         srchs.append(srch)
     if FAST_PATH:
         _prefetch_features([sr for sr in srchs if sr is not None])
-    gens = [_shortest_steps(a, b, obs, touching_blocks=touching_blocks, tol=tol, clip=(), srch=sr)
-            for (a, b, obs), sr in zip(items, srchs)]
+    gens = [_shortest_steps(a, b, obs, touching_blocks=touching_blocks, tol=tol, clip=c, srch=sr)
+            for (a, b, obs), sr, c in zip(items, srchs, clips)]
     out: list[Segment | None] = [None] * len(gens)
     live, jobs = [], []
     for k, gen in enumerate(gens):

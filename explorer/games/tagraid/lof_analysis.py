@@ -60,12 +60,13 @@ from explorer.hexgrid import Hex, distance
 from explorer.options import Rulings
 
 from . import geometry
-from .geometry import Disc
-from .lof import CoverResult, LoFResult, TableTop, _explain_batch, line_of_fire, partial_cover
+from .geometry import Disc, Segment
+from .lof import CoverResult, LoFResult, TableTop, _explain_batch, clear_segment, line_of_fire, partial_cover
 from .megabeast import ThreatLevels, ThreatResult, threat_level
 from .options import rulings as default_rulings
 from .pieces import Model, disc_in_arc
-from .ranges import DEFAULT_RANGE_CALIBRATION, RangeCalibration, RangeResult, WeaponRanges, measure_range
+from .ranges import (DEFAULT_RANGE_CALIBRATION, RangeCalibration, RangeResult, WeaponRanges, arc_searches,
+                     measure_range, shortest_of)
 
 __all__ = ["TargetVerdict", "LazyVerdict", "BlockedRay", "analyse", "LofAnalysisCache", "local_table", "NEAR"]
 
@@ -859,11 +860,16 @@ class LofAnalysisCache:
             for (lkey, (s, t, others)), near in zip(new_lkeys.items(), nears):
                 shared[lkey] = self._keep_local(token, lkey, table,
                                                 local_table(table, s, t, others, static, near=near))
+        clipped = []  # (local table, shooter, target) of the searches the arc readings clip
         for s, t, lkey in todo:
             lt = shared[lkey]
             for x, y in ((s, t), (t, s)):
                 arc = x.arc_degrees()
-                if (id(lt), x.id, y.id) in queued or (arc < 360.0 and (arc_part or (x.kind == "miner" and front))):
+                if (id(lt), x.id, y.id) in queued:
+                    continue
+                if arc < 360.0 and (arc_part or (x.kind == "miner" and front)):
+                    queued.add((id(lt), x.id, y.id))
+                    clipped.append((lt, x, y))
                     continue
                 if x.kind == "miner" and lt.enemy_miners_in_contact(x):
                     continue
@@ -878,6 +884,8 @@ class LofAnalysisCache:
                     continue  # searched by an earlier call on this very local table (a ruling flipped since)
                 items.append((lt.disc(x), lt.disc(y), obs))
                 dests.append((lt, x.id, y.id, obs._template))
+        if not lazy and _BATCH_RANGES and r0.reading("range_measurement") == "along_lof":
+            self._batch_clipped_ranges(clipped, r0, tb)
         if not items:
             return
         expl, where = [], []
@@ -905,6 +913,49 @@ class LofAnalysisCache:
                                                     searches=[r[-1] for r in rng])
             for (lt, xid, yid, tmpl, *_), seg in zip(rng, segs):
                 lt.__dict__.setdefault("_preranged", {})[(xid, yid, tb, id(tmpl))] = (tmpl, seg)
+
+
+    @staticmethod
+    def _batch_clipped_ranges(clipped: list, r0: Rulings, tb: bool) -> None:
+        """The Range Ruler searches of the pairs whose lines the arc readings clip (``lof_arc_part =
+        seen_part_in_arc``, ``lof_shooter_arc = front_half``; :func:`.ranges.arc_searches`), for every such pair
+        ``(local table, shooter, target)`` of ``clipped`` with a clear line between bases not in contact (its LoF
+        search, :func:`.lof.clear_segment`, is kept on the local table for :func:`.lof.line_of_fire` to reuse), run
+        as one batch (:func:`.geometry.shortest_clear_segments`: each answer the one-search answer, bit for bit) and
+        kept on the local table for :func:`.ranges.measure_range`, for the same obstacles and arc clipping only.
+        Changes no answer."""
+        runs, dests = [], []
+        for lt, x, y in clipped:
+            a, b = lt.disc(x), lt.disc(y)
+            if a.distance_to(b) <= 1e-9 or lt.elevated_pair(x, y) or (x.kind == "miner" and
+                                                                      lt.enemy_miners_in_contact(x)):
+                continue
+            if not disc_in_arc(x.center, x.facing, x.arc_degrees(), b):
+                continue
+            obs = lt.obstacles(x, y, r0)[0]
+            if obs._template is None:
+                continue
+            searches = arc_searches(x, a, b, r0)
+            if searches is None:
+                continue
+            key = (x.id, y.id, tb, id(obs._template), searches[0])
+            done = lt.__dict__.get("_preranged", {}).get(key)
+            if done is not None and done[0] is obs._template:
+                continue  # measured by an earlier call on this very local table
+            res = clear_segment(lt, x, y, r0)[0]
+            if res.witness is None or res.contact:  # no Range along a LoF to measure, or measured edge to edge
+                continue
+            dests.append((lt, key, obs._template, len(searches[1])))
+            runs += [(sx, sy, obs, c, turned) for sx, sy, c, turned in searches[1]]
+        if not runs:
+            return
+        segs = geometry.shortest_clear_segments([(sx, sy, obs) for sx, sy, obs, _, _ in runs], touching_blocks=tb,
+                                                clips=[c for *_, c, _ in runs])
+        segs = [Segment(w.p1, w.p0) if turned and w is not None else w for w, (*_, turned) in zip(segs, runs)]
+        k = 0
+        for lt, key, tmpl, n in dests:
+            lt.__dict__.setdefault("_preranged", {})[key] = (tmpl, shortest_of(segs[k:k + n]))
+            k += n
 
 
 @dataclass

@@ -200,18 +200,47 @@ class RangeResult:
                     (self.attacker, self.target), "Range")
 
 
-def _preranged(table: TableTop, s: Model, t: Model, obs, tb: bool) -> tuple | None:
+def _preranged(table: TableTop, s: Model, t: Model, obs, tb: bool, mode: str | None = None) -> tuple | None:
     """``(segment,)``: the shortest clear segment :meth:`.lof_analysis.LofAnalysisCache.all_pairs` measured for this
-    pair's local table beforehand (:func:`.geometry.shortest_clear_segments`, no clip), taken only for the very same
-    obstacles (the same polygon template on the same local table, whose Models do not change); ``None`` otherwise."""
+    pair's local table beforehand (:func:`.geometry.shortest_clear_segments`), taken only for the very same
+    obstacles (the same polygon template on the same local table, whose Models do not change) and the same arc
+    clipping (``mode``: :func:`arc_searches`' first value; ``None``: no clip); ``None`` otherwise."""
     from . import geometry
 
     if not geometry.FAST_PATH or table._memo is None or obs._template is None:
         return None
-    got = table.__dict__.get("_preranged", {}).get((s.id, t.id, tb, id(obs._template)))
+    key = (s.id, t.id, tb, id(obs._template)) + ((mode,) if mode is not None else ())
+    got = table.__dict__.get("_preranged", {}).get(key)
     if got is None or got[0] is not obs._template:
         return None
     return (got[1],)
+
+
+def arc_searches(s: Model, a, b, rulings: Rulings) -> tuple[str, list[tuple]] | None:
+    """The Range Ruler's searches that the arc readings clip, for shooter ``s`` (base ``a``) and target base ``b``:
+    ``(mode, [(x, y, clip, turned), ...])``, one search per half-plane alternative of the arc
+    (:func:`.lof.arc_clips`), each :func:`.geometry.shortest_clear_segment` from ``x`` to ``y`` under ``clip``,
+    its segment turned end for end when ``turned``; ``None`` when nothing is clipped (one unclipped search).
+    Modes: ``"target"`` (``lof_arc_part = seen_part_in_arc``: the line ends in the part of the target inside the
+    arc), ``"shooter"`` (``lof_shooter_arc = front_half``, a Miner: it leaves the front half of the shooter's base;
+    searched from the target), ``"both"`` (both chosen). Consults ``lof_arc_part`` exactly as
+    :func:`measure_range` always has (only for a shooter whose arc is under 360° and whose front half is not
+    already required)."""
+    shooter_side = _shooter_side(s, rulings)
+    if not (s.arc_degrees() < 360.0 and (shooter_side or rulings.reading("lof_arc_part") == "seen_part_in_arc")):
+        return None
+    alternatives = arc_clips(s.center, s.facing, s.arc_degrees())
+    if shooter_side and rulings.chosen("lof_arc_part") == "seen_part_in_arc":  # both ends clipped
+        return "both", [(a, b, ClipBoth(c, c), False) for c in alternatives]
+    if shooter_side:
+        return "shooter", [(b, a, c, True) for c in alternatives]
+    return "target", [(a, b, c, False) for c in alternatives]
+
+
+def shortest_of(segments) -> Segment | None:
+    """The shortest of the searches' segments (``None`` entries skipped; the first of equal lengths), or ``None``."""
+    found = [x for x in segments if x is not None]
+    return min(found, key=lambda v: v.length) if found else None
 
 
 def _shooter_side(s: Model, rulings: Rulings) -> bool:
@@ -262,25 +291,20 @@ def measure_range(table: TableTop, attacker: Model | str, target: Model | str, r
         if lof.reason == "reciprocity":
             seg = lof.witness
         else:
-            alternatives = [()]
-            shooter_side = _shooter_side(s, rulings)
-            if s.arc_degrees() < 360.0 and (shooter_side or rulings.reading("lof_arc_part") == "seen_part_in_arc"):
-                alternatives = arc_clips(s.center, s.facing, s.arc_degrees())
-            pre = _preranged(table, s, t, obs, _grazing(rulings)) if alternatives == [()] else None
+            tb = _grazing(rulings)
+            clipped = arc_searches(s, a, b, rulings)
+            pre = _preranged(table, s, t, obs, tb, clipped[0] if clipped else None)
             if pre is not None:  # measured beforehand with other pairs (LofAnalysisCache.all_pairs)
-                found = [pre[0]] if pre[0] is not None else []
-            elif shooter_side and rulings.chosen("lof_arc_part") == "seen_part_in_arc":  # both ends clipped
-                found = [x for x in (shortest_clear_segment(a, b, obs, touching_blocks=_grazing(rulings),
-                                                            clip=ClipBoth(c, c)) for c in alternatives)
-                         if x is not None]
-            elif shooter_side:  # lof_shooter_arc = front_half: the ruler follows a line leaving the front half too
-                back = (shortest_clear_segment(b, a, obs, touching_blocks=_grazing(rulings), clip=c)
-                        for c in alternatives)
-                found = [Segment(x.p1, x.p0) for x in back if x is not None]
-            else:
-                found = [x for x in (shortest_clear_segment(a, b, obs, touching_blocks=_grazing(rulings), clip=c)
-                                     for c in alternatives) if x is not None]
-            seg = min(found, key=lambda v: v.length) if found else lof.witness
+                best = pre[0]
+            elif clipped is None:
+                best = shortest_clear_segment(a, b, obs, touching_blocks=tb)
+            else:  # the arc readings: the ruler follows a line they allow (its start in the front half, under
+                # lof_shooter_arc = front_half; its end in the part of the target inside the arc, under
+                # lof_arc_part = seen_part_in_arc), the shortest over the arc's half-plane alternatives
+                runs = [(shortest_clear_segment(x, y, obs, touching_blocks=tb, clip=c), turned)
+                        for x, y, c, turned in clipped[1]]
+                best = shortest_of(Segment(w.p1, w.p0) if turned and w is not None else w for w, turned in runs)
+            seg = best if best is not None else lof.witness
     d = seg.length
     band = calibration.band_of(d)
     (x0, y0), (x1, y1) = seg.p0, seg.p1
