@@ -726,3 +726,38 @@ def test_clipped_golden_jobs_batched_bit_identical_to_each_alone(seed):
                 free = G._golden_numpy(_clipped_gap(a, b, f, ()), blo, bhi, x1, x2, ratio)
                 moved += not np.array_equal(_bits(free), _bits(ref))
     assert clipped > 60 and moved > 0
+
+
+@pytest.mark.parametrize("grazing", [False, True])
+def test_clipped_searches_batched_equal_one_search_each(grazing):
+    """find_clear_segments and shortest_clear_segments with clips (the searches the arc readings clip: a half-plane
+    or a wedge on the target, or a ClipBoth on both ends, mixed with unclipped ones in one batch) give each search's
+    own answer: witness bit for bit, candidate count, contact; the Range Ruler's segment bit for bit. Blocked
+    searches (the feature stage) and clipped searches whose answer differs from the unclipped one are among them
+    (so a batch that dropped the clips would fail)."""
+    rul = READINGS[1] if grazing else READINGS[0]
+    rng = np.random.default_rng(5)
+    blocked = differs = 0
+    for seed in range(10):
+        t = _table(seed, n_models=8)
+        ids = sorted(t.models)
+        items, clips = [], []
+        for s in ids:
+            for u in ids:
+                if s != u:
+                    a, b = t.disc(s), t.disc(u)
+                    items.append((a, b, t.obstacles(t.models[s], t.models[u], rul.copy())[0]))
+                    clips.append(_random_clip(rng, a, b))
+        got = G.find_clear_segments(items, touching_blocks=grazing, clips=clips)
+        ref = [find_clear_segment(a, b, o, touching_blocks=grazing, clip=c) for (a, b, o), c in zip(items, clips)]
+        assert [(r.witness, r.candidates_tested, r.contact) for r in got] == \
+               [(r.witness, r.candidates_tested, r.contact) for r in ref]
+        free = [find_clear_segment(a, b, o, touching_blocks=grazing) for a, b, o in items]
+        blocked += sum(r.witness is None for r in ref)
+        differs += sum(bool(c) and (r.witness, r.candidates_tested) != (f.witness, f.candidates_tested)
+                       for r, f, c in zip(ref, free, clips))
+        keep = [(it, c) for it, c, r in zip(items, clips, ref) if r.witness is not None and not r.contact]
+        rng_got = G.shortest_clear_segments([it for it, _ in keep], touching_blocks=grazing, clips=[c for _, c in keep])
+        rng_ref = [G.shortest_clear_segment(a, b, o, touching_blocks=grazing, clip=c) for (a, b, o), c in keep]
+        assert rng_got == rng_ref
+    assert blocked > 50 and differs > 50

@@ -1027,14 +1027,21 @@ def _first_stage_batch(pairs: Sequence[tuple[Disc, Disc]], keys: Sequence) -> di
     return {k: segs[i][good[i]] for i, k in enumerate(keys) if not same[i]}
 
 
-def _gap_segments_rows(nn: np.ndarray, cc: np.ndarray, fa: np.ndarray, fb: np.ndarray) -> np.ndarray:
-    """:func:`gap_segments` (no clip) with a pair of bases per line: ``fa``, ``fb`` rows ``x, y, r``; element by
-    element the same operations on the same numbers, so each row is bit for bit the one-pair result."""
+def _gap_segments_rows(nn: np.ndarray, cc: np.ndarray, fa: np.ndarray, fb: np.ndarray, *, tclip=None,
+                       sclip=None) -> np.ndarray:
+    """:func:`gap_segments` with a pair of bases per line: ``fa``, ``fb`` rows ``x, y, r``; element by element the
+    same operations on the same numbers, so each row is bit for bit the one-pair result. ``tclip``, ``sclip``: each
+    row's half-planes restricting the target's and the shooter's end (:func:`_lane_half_planes`; ``None``: no clip),
+    applied as :func:`_gap_params_xy` applies a ``clip``."""
     nx, ny = nn[:, 0], nn[:, 1]
     px, py = -cc * nx, -cc * ny
     ux, uy = -ny, nx
     a0, a1 = _chords(px, py, ux, uy, fa[:, 0], fa[:, 1], fa[:, 2])
     b0, b1 = _chords(px, py, ux, uy, fb[:, 0], fb[:, 1], fb[:, 2])
+    if sclip is not None:
+        a0, a1 = _clip_chord_lanes(a0, a1, px, py, ux, uy, sclip)
+    if tclip is not None:
+        b0, b1 = _clip_chord_lanes(b0, b1, px, py, ux, uy, tclip)
     forward = a1 <= b0
     ta = np.where(forward, a1, a0)
     tb = np.where(forward, b0, b1)
@@ -1151,9 +1158,12 @@ def _pair_candidates_rows(items: Sequence[tuple[Disc, Disc, np.ndarray]]) -> lis
 
 
 def find_clear_segments(items: Sequence[tuple[Disc, Disc, Obstacles]], *, touching_blocks: bool,
-                        tol: float = TOL, keep: list | None = None) -> list[ClearResult]:
-    """:func:`find_clear_segment` (no clip) of many searches ``(a, b, obstacles)`` at once, each answer the
-    one-search answer (witness bit for bit, candidate count).
+                        tol: float = TOL, keep: list | None = None,
+                        clips: Sequence[Sequence[HalfPlane]] | None = None) -> list[ClearResult]:
+    """:func:`find_clear_segment` of many searches ``(a, b, obstacles)`` at once, each answer the one-search answer
+    (witness bit for bit, candidate count). ``clips``: each search's ``clip`` (default: none); a clipped search's
+    first-stage and candidate lines are cut by its half-planes as :func:`find_clear_segment` cuts them (one
+    :func:`gap_segments` call per clipped search), its blocking tests asked with the others'.
 
     Each search's obstacles, features and first-stage segments are set up as by :func:`find_clear_segment`; the
     blocking tests of the first stage, the direction-cone filter and common tangents of the feature pairs, the gap
@@ -1167,10 +1177,11 @@ def find_clear_segments(items: Sequence[tuple[Disc, Disc, Obstacles]], *, touchi
     out: list[ClearResult | None] = [None] * len(items)
     if keep is not None:
         keep[:] = [None] * len(items)
+    clips = clips if clips is not None else [()] * len(items)
     fast = []
     for k, (a, b, obs) in enumerate(items):
         if not FAST_PATH or a.distance_to(b) <= tol or not obs._indexed():
-            out[k] = find_clear_segment(a, b, obs, touching_blocks=touching_blocks, tol=tol)
+            out[k] = find_clear_segment(a, b, obs, touching_blocks=touching_blocks, tol=tol, clip=clips[k])
         else:
             fast.append(k)
     # the regions (one call per index) and the discs' distance test of _local_obstacles, for all searches at once
@@ -1207,14 +1218,23 @@ def find_clear_segments(items: Sequence[tuple[Disc, Disc, Obstacles]], *, touchi
     work = []
     for k in fast:
         a, b, obs = items[k]
-        srch = _search_setup(a, b, obs, touching_blocks=touching_blocks, tol=tol, clip=(), near=near.get(k))
+        srch = _search_setup(a, b, obs, touching_blocks=touching_blocks, tol=tol, clip=clips[k], near=near.get(k))
         if keep is not None:
             keep[k] = srch
-        first = srch.first
-        if first is None:
-            first = gap_segments(*_first_stage(a, b), a, b)
-            first = first[~np.isnan(first).any(axis=1)]
-        work.append((k, a, b, srch, first))
+        work.append([k, a, b, srch, srch.first])
+    # the first-stage lines of the searches without one kept (the clipped ones): their gap segments in one pass
+    bare = [w for w in work if w[4] is None]
+    if bare:
+        lines = [_first_stage(a, b) for _, a, b, _, _ in bare]
+        sizes = [len(n) for n, _ in lines]
+        cl = [clips[w[0]] for w in bare]
+        segs = _gap_segments_rows(np.concatenate([n for n, _ in lines]), np.concatenate([c for _, c in lines]),
+                                  np.repeat(np.array([(w[1].x, w[1].y, w[1].r) for w in bare], dtype=float), sizes, 0),
+                                  np.repeat(np.array([(w[2].x, w[2].y, w[2].r) for w in bare], dtype=float), sizes, 0),
+                                  tclip=_lane_half_planes([tuple(c) for c in cl], sizes),
+                                  sclip=_lane_half_planes([_shooter_clip(c) for c in cl], sizes))
+        for w, part in zip(bare, np.split(segs, np.cumsum(sizes)[:-1])):
+            w[4] = part[~np.isnan(part).any(axis=1)]
     # 1. the centre line and the common tangents of the two bases
     masks = _blocked_rows([w[4] for w in work], [w[3] for w in work], touching_blocks=touching_blocks, tol=tol)
     later = []
@@ -1234,9 +1254,11 @@ def find_clear_segments(items: Sequence[tuple[Disc, Disc, Obstacles]], *, touchi
     if sum(sizes):
         fa = np.array([(a.x, a.y, a.r) for _, a, _, _, _ in later], dtype=float)
         fb = np.array([(b.x, b.y, b.r) for _, _, b, _, _ in later], dtype=float)
+        cl = [clips[k] for k, *_ in later]  # a clipped search's lines cut by its own half-planes
         segs = _gap_segments_rows(np.concatenate([n2.reshape(-1, 2) for n2, _ in cands]),
                                   np.concatenate([c2 for _, c2 in cands]), np.repeat(fa, sizes, axis=0),
-                                  np.repeat(fb, sizes, axis=0))
+                                  np.repeat(fb, sizes, axis=0), tclip=_lane_half_planes([tuple(c) for c in cl], sizes),
+                                  sclip=_lane_half_planes([_shooter_clip(c) for c in cl], sizes))
         for i, part in enumerate(np.split(segs, np.cumsum(sizes)[:-1])):
             if sizes[i]:
                 seg_lists[i] = part[~np.isnan(part).any(axis=1)]

@@ -862,20 +862,74 @@ def clear_segment(table: TableTop, shooter: Model | str, target: Model | str, ru
     a, b = table.disc(s), table.disc(t)
     shooter_side = (s.kind == "miner" and s.arc_degrees() < 360.0
                     and rulings.chosen("lof_shooter_arc") == "front_half")
-    if shooter_side:  # the line must leave the part of the shooter's base inside its arc
-        _prefetch_regions(table)
-        used["lof_shooter_arc"] = rulings.reading("lof_shooter_arc")
-        clips = arc_clips(s.center, s.facing, s.arc_degrees())
-        if arc_part:  # and end in the part of the target inside the arc: both ends clipped
-            res = _search(a, b, obs, tb, [ClipBoth(c, c) for c in clips], shooter_side=False)
-        else:
-            res = _search(a, b, obs, tb, clips, shooter_side=True)
+    if shooter_side or alternatives != [()]:
+        if shooter_side:
+            used["lof_shooter_arc"] = rulings.reading("lof_shooter_arc")
+        mode, runs = clipped_searches(s, a, b, bool(arc_part), shooter_side)
+        res = _batched_clipped(table, s, t, obs, tb, mode)
+        if res is None:  # (an answer batched beforehand needs no regions)
+            _prefetch_regions(table)
+            res = _combine(_run(x, y, obs, tb, c, turned) for x, y, c, turned in runs)
     else:
-        res = _batched_search(table, s, t, obs, tb, rulings) if alternatives == [()] else None
+        res = _batched_search(table, s, t, obs, tb, rulings)
         if res is None:  # (an answer batched beforehand needs no regions)
             _prefetch_regions(table)
             res = _search(a, b, obs, tb, alternatives, shooter_side=False)
     return res, obs, used
+
+
+def clipped_searches(s: Model, a: Disc, b: Disc, arc_part: bool, shooter_side: bool) -> tuple[str, list[tuple]]:
+    """The LoF searches of shooter ``s`` (base ``a``) to target base ``b`` that the arc readings clip, as
+    :func:`clear_segment` runs them: ``(mode, [(x, y, clip, turned), ...])``, one
+    :func:`.geometry.find_clear_segment` from ``x`` to ``y`` under ``clip`` per half-plane alternative of the arc
+    (:func:`arc_clips`), in order, its witness turned end for end when ``turned``. Modes: ``"both"``
+    (``lof_shooter_arc = front_half`` and ``lof_arc_part = seen_part_in_arc``: both ends clipped,
+    :class:`.geometry.ClipBoth`), ``"shooter"`` (front half only: searched from the target, the shooter's disc
+    clipped), ``"target"`` (the part of the target inside the arc only)."""
+    clips = arc_clips(s.center, s.facing, s.arc_degrees())
+    if shooter_side and arc_part:
+        return "both", [(a, b, ClipBoth(c, c), False) for c in clips]
+    if shooter_side:
+        return "shooter", [(b, a, c, True) for c in clips]
+    return "target", [(a, b, c, False) for c in clips]
+
+
+def _run(x: Disc, y: Disc, obs: Obstacles, tb: bool, clip, turned: bool) -> ClearResult:
+    """One search of :func:`clipped_searches`: :func:`.geometry.find_clear_segment`, its witness turned back when
+    ``turned``."""
+    r = find_clear_segment(x, y, obs, touching_blocks=tb, clip=clip)
+    if turned and r.witness is not None:
+        r.witness = Segment(r.witness.p1, r.witness.p0)
+    return r
+
+
+def _combine(results) -> ClearResult:
+    """The answer of a search over half-plane alternatives from each alternative's answer, in order (``results``
+    may be lazy: nothing after the first alternative with a clear line is asked for): the first clear line found,
+    with the candidates tested by every alternative up to it."""
+    res = None
+    for r in results:
+        if res is None:
+            res = r
+        else:
+            res.candidates_tested += r.candidates_tested
+            res.witness, res.contact = (r.witness, r.contact) if res.witness is None else (res.witness, res.contact)
+        if res.witness is not None:
+            break
+    return res
+
+
+def _batched_clipped(table: TableTop, s: Model, t: Model, obs: Obstacles, tb: bool, mode: str) -> ClearResult | None:
+    """The answer :meth:`.lof_analysis.LofAnalysisCache.all_pairs` batched beforehand for this clipped search
+    (:func:`clipped_searches`' ``mode``) on a pair's local table, for the very same obstacles; ``None`` otherwise
+    (the caller searches on its own)."""
+    if not _geometry.FAST_PATH or obs._template is None or table._memo is None:
+        return None
+    got = table.__dict__.get("_prebatched", {}).get((s.id, t.id, tb, id(obs._template), mode))
+    if got is None or got[0] is not obs._template:
+        return None
+    r = got[1]
+    return ClearResult(r.witness, r.candidates_tested, r.contact)
 
 
 def _arc_setup(s: Model, rulings: Rulings, used: dict, arc_part: bool | None):
@@ -999,22 +1053,8 @@ def _prefetch_regions(table: TableTop) -> None:
 def _search(a: Disc, b: Disc, obs: Obstacles, tb: bool, alternatives, *, shooter_side: bool):
     """A clear segment from ``a`` (shooter) to ``b`` (target), the ``alternatives`` clips restricting ``b`` (or, with
     ``shooter_side``, ``a``: the search then runs from ``b`` and the witness is turned back)."""
-    res = None
-    for clip in alternatives:
-        if shooter_side:
-            r = find_clear_segment(b, a, obs, touching_blocks=tb, clip=clip)
-            if r.witness is not None:
-                r.witness = Segment(r.witness.p1, r.witness.p0)
-        else:
-            r = find_clear_segment(a, b, obs, touching_blocks=tb, clip=clip)
-        if res is None:
-            res = r
-        else:
-            res.candidates_tested += r.candidates_tested
-            res.witness, res.contact = (r.witness, r.contact) if res.witness is None else (res.witness, res.contact)
-        if res.witness is not None:
-            break
-    return res
+    return _combine(_run(b, a, obs, tb, clip, True) if shooter_side else _run(a, b, obs, tb, clip, False)
+                    for clip in alternatives)
 
 
 @_table_memo()

@@ -61,7 +61,8 @@ from explorer.options import Rulings
 
 from . import geometry
 from .geometry import Disc, Segment
-from .lof import CoverResult, LoFResult, TableTop, _explain_batch, clear_segment, line_of_fire, partial_cover
+from .lof import (CoverResult, LoFResult, TableTop, _combine, _explain_batch, clear_segment, clipped_searches,
+                  line_of_fire, partial_cover)
 from .megabeast import ThreatLevels, ThreatResult, threat_level
 from .options import rulings as default_rulings
 from .pieces import Model, disc_in_arc
@@ -884,7 +885,9 @@ class LofAnalysisCache:
                     continue  # searched by an earlier call on this very local table (a ruling flipped since)
                 items.append((lt.disc(x), lt.disc(y), obs))
                 dests.append((lt, x.id, y.id, obs._template))
-        if not lazy and _BATCH_RANGES and r0.reading("range_measurement") == "along_lof":
+        if clipped:
+            self._batch_clipped_searches(clipped, r0, tb)
+        if clipped and not lazy and _BATCH_RANGES and r0.reading("range_measurement") == "along_lof":
             self._batch_clipped_ranges(clipped, r0, tb)
         if not items:
             return
@@ -914,6 +917,46 @@ class LofAnalysisCache:
             for (lt, xid, yid, tmpl, *_), seg in zip(rng, segs):
                 lt.__dict__.setdefault("_preranged", {})[(xid, yid, tb, id(tmpl))] = (tmpl, seg)
 
+
+    @staticmethod
+    def _batch_clipped_searches(clipped: list, r0: Rulings, tb: bool) -> None:
+        """The LoF searches the arc readings clip (:func:`.lof.clipped_searches`: every half-plane alternative of
+        the arc, from the target's side under ``lof_shooter_arc = front_half``) of every pair ``(local table,
+        shooter, target)`` of ``clipped`` whose target is in the arc, run as one batch
+        (:func:`.geometry.find_clear_segments` with clips; each answer the one-search answer) and each pair's answer
+        combined over its alternatives as :func:`.lof.clear_segment` combines them, kept on the local table for
+        it (the same obstacles and clipping only). Changes no answer."""
+        items, clips, dests = [], [], []
+        arc_part = r0.reading("lof_arc_part") == "seen_part_in_arc"
+        front = r0.chosen("lof_shooter_arc") == "front_half"
+        for lt, x, y in clipped:
+            if lt.elevated_pair(x, y) or (x.kind == "miner" and lt.enemy_miners_in_contact(x)):
+                continue
+            a, b = lt.disc(x), lt.disc(y)
+            if not disc_in_arc(x.center, x.facing, x.arc_degrees(), b):
+                continue
+            obs = lt.obstacles(x, y, r0)[0]
+            if obs._template is None:
+                continue
+            mode, runs = clipped_searches(x, a, b, arc_part, x.kind == "miner" and front)
+            key = (x.id, y.id, tb, id(obs._template), mode)
+            done = lt.__dict__.get("_prebatched", {}).get(key)
+            if done is not None and done[0] is obs._template:
+                continue  # searched by an earlier call on this very local table
+            dests.append((lt, key, obs._template, [turned for *_, turned in runs]))
+            items += [(sx, sy, obs) for sx, sy, _, _ in runs]
+            clips += [c for _, _, c, _ in runs]
+        if not items:
+            return
+        found = geometry.find_clear_segments(items, touching_blocks=tb, clips=clips)
+        k = 0
+        for lt, key, tmpl, turns in dests:
+            rs = found[k:k + len(turns)]
+            k += len(turns)
+            for r, turned in zip(rs, turns):
+                if turned and r.witness is not None:
+                    r.witness = Segment(r.witness.p1, r.witness.p0)
+            lt.__dict__.setdefault("_prebatched", {})[key] = (tmpl, _combine(rs))
 
     @staticmethod
     def _batch_clipped_ranges(clipped: list, r0: Rulings, tb: bool) -> None:
