@@ -11,15 +11,18 @@ Rows (the boards of ``bench_lof_fast.py``: radius 10, 331 hexagons, 40 scenery p
 all ordered pairs of 20 and of 40 Models (the full rule, ``line_of_fire``, fresh table), the incremental analysis
 (``LofAnalysisCache.all_pairs``: LoF, Range, Partial Cover) after one Model moves (median of 9 moves), the cold
 analysis of every pair, and the warm analysis after one ruling flips (``flip_*``: lof_grazing, scenery_height on a
-board whose scenery is all tall, range_measurement, and mod_cap, which no verdict reads; goal: a page interaction's
-100 ms). CPU time (``time.process_time``); each round gives one time per tree and row, the table
+board whose scenery is all tall, range_measurement, mod_cap, which no verdict reads, and the two arc readings,
+lof_arc_part = seen_part_in_arc and lof_shooter_arc = front_half, which clip the searches; goal: a page
+interaction's 100 ms). CPU time (``time.process_time``); each round gives one time per tree and row, the table
 prints the median over the rounds and the ratio baseline / this tree. Each process also returns a digest of its
 answers; the two trees' digests must be equal (printed as "identical").
 
 ``--fuzz N [--seed S]`` times nothing: it compares the two trees' answers on N random tables (those of
-``fuzz_lof_parts.py``: radius 4, 6-9 Models, both grazing readings alternately): every ordered pair's LoF with its
+``fuzz_lof_parts.py``: radius 4, 6-9 Models, five sets of readings in turn): every ordered pair's LoF with its
 explanation (rays, blockers, detail), and ``LofAnalysisCache.all_pairs`` (LoF, Range Ruler, Partial Cover, cut rays)
-cold and after three random moves, one digest per table. A change meant to keep every answer must print 0 differ.
+cold and after three random moves, one digest per table, the tables' readings in turn: the defaults,
+``lof_grazing = touching_blocks``, ``lof_arc_part = seen_part_in_arc``, ``lof_shooter_arc = front_half`` and all three
+(the arc readings clip the searches). A change meant to keep every answer must print 0 differ.
 """
 
 from __future__ import annotations
@@ -38,6 +41,9 @@ ROOT = Path(__file__).resolve().parents[1]
 _CHILD = r'''
 import hashlib, json, statistics, sys, time
 import numpy as np
+FUZZ_READINGS = ({}, {"lof_grazing": "touching_blocks"}, {"lof_arc_part": "seen_part_in_arc"},
+                 {"lof_shooter_arc": "front_half"},
+                 {"lof_arc_part": "seen_part_in_arc", "lof_shooter_arc": "front_half", "lof_grazing": "touching_blocks"})
 from dataclasses import replace
 import explorer
 from explorer.errors import ScenarioError
@@ -104,7 +110,9 @@ elif row.startswith("flip_"):  # the warm analysis of every pair after one rulin
     key, reading = {"flip_grazing": ("lof_grazing", "touching_blocks"),
                     "flip_height": ("scenery_height", "lower_than_both_does_not_block"),
                     "flip_range": ("range_measurement", "edge_to_edge"),
-                    "flip_unread": ("mod_cap", "cap_12")}[row]
+                    "flip_unread": ("mod_cap", "cap_12"),
+                    "flip_arc_part": ("lof_arc_part", "seen_part_in_arc"),
+                    "flip_shooter_arc": ("lof_shooter_arc", "front_half")}[row]
     table = board(0, 10, 20, 40, 30)
     cache = LofAnalysisCache()
     cache.all_pairs(table, rul.copy())
@@ -130,7 +138,7 @@ elif row.startswith("fuzz:"):  # answers only: one digest per random table (fuzz
         table = random_table(seed, radius=4, n_models=int(r_.integers(6, 10)), n_scenery=int(r_.integers(4, 14)),
                              n_holes=int(r_.integers(0, 9)), scenery_size=(0.1, 1.2), silhouettes=(3, 5, 7, 8),
                              n_sides=2, layout=L)
-        rr = make_rulings({"lof_grazing": "touching_blocks"}) if seed % 2 else make_rulings()
+        rr = make_rulings(FUZZ_READINGS[seed % len(FUZZ_READINGS)])
         ids = sorted(table.models)
         ans = [[(r.has_lof, r.reason, r.witness, r.blocked_by, r.candidates_tested, r.detail,
                  [(y.segment, y.blocked_by) for y in r.rays])
@@ -153,7 +161,9 @@ ROWS = {"pairs20": ("all 380 ordered pairs, 20 Models (full rule, cold)", 0.1),
         "flip_grazing": ("flip lof_grazing, warm LoF + Range + Cover, 20 Models", 0.1),
         "flip_height": ("flip scenery_height (all scenery tall), warm, 20 Models", 0.1),
         "flip_range": ("flip range_measurement, warm, 20 Models", 0.1),
-        "flip_unread": ("flip mod_cap (read by no verdict), warm, 20 Models", 0.1)}
+        "flip_unread": ("flip mod_cap (read by no verdict), warm, 20 Models", 0.1),
+        "flip_arc_part": ("flip lof_arc_part to seen_part_in_arc (clipped searches), warm, 20 Models", 0.1),
+        "flip_shooter_arc": ("flip lof_shooter_arc to front_half (clipped searches), warm, 20 Models", 0.1)}
 
 
 def _run(tree: Path, row: str) -> tuple[float, str]:
@@ -178,8 +188,8 @@ def _fuzz(trees: dict[str, Path], first: int, count: int, chunk: int = 50) -> in
             cpu[k] += dt
     bad = [first + i for i, (x, y) in enumerate(zip(got["baseline"], got["this tree"])) if x != y]
     print(f"{count} random tables (seeds {first}..{first + count - 1}; LoF of every ordered pair with its "
-          f"explanation, the analysis' LoF + Range + Cover + cut rays cold and after 3 moves; both grazing "
-          f"readings alternately): {len(bad)} differ; CPU baseline {cpu['baseline']:.1f} s, this tree "
+          f"explanation, the analysis' LoF + Range + Cover + cut rays cold and after 3 moves; five sets "
+          f"of readings in turn, the arc readings among them): {len(bad)} differ; CPU baseline {cpu['baseline']:.1f} s, this tree "
           f"{cpu['this tree']:.1f} s")
     for seed in bad[:20]:
         print("MISMATCH on table", seed)

@@ -987,7 +987,9 @@ def _batched_search(table: TableTop, s: Model, t: Model, obs: Obstacles, tb: boo
     """The fast path's batched searches (:func:`.geometry.find_clear_segments`, each answer the one-search answer).
 
     On a whole table: from the second search on a table state, the first search of a shooter's row (the table's very
-    first search aside) runs the searches to every target in its arc together and keeps them for the table state. On a pair's local table
+    first search aside) runs the searches to every target in its arc together and keeps them for the table state;
+    the first search of a second shooter's row runs every remaining shooter's row with it (a whole-table question:
+    one batch rather than one per row; shooters whose searches the arc readings clip left out). On a pair's local table
     (:func:`.lof_analysis.local_table`): the answer :meth:`.lof_analysis.LofAnalysisCache.all_pairs` batched for it
     beforehand. Either way an answer is taken only for the very same obstacles (the same polygon template, the
     same Models). ``None`` when the caller should search on its own (the former path, a table's first search, a pair
@@ -1014,16 +1016,22 @@ def _batched_search(table: TableTop, s: Model, t: Model, obs: Obstacles, tb: boo
             seen.add(None)
             return None
         seen.add(row)
-        a = table.disc(s)
+        shooters = [s]
+        if len(seen) > 2:  # a second shooter's row on this table state: a whole-table question, every row at once
+            shooters += [u for u in table.models.values()
+                         if u.id != s.id and (u.id, tb, rulings.key()) not in seen and not _clipped(u, rulings)]
+            seen.update((u.id, tb, rulings.key()) for u in shooters)
         items, keys = [], []
-        for u in table.models.values():
-            if u.id == s.id or not _in_arc(table, s, u):
-                continue
-            o = obs if u.id == t.id else table.obstacles(s, u, rulings.copy())[0]
-            items.append((a, table.disc(u), o))
-            keys.append((u.id, o._template))
-        for (uid, tmpl), r in zip(keys, find_clear_segments(items, touching_blocks=tb)):
-            found[(s.id, uid, tb, id(tmpl))] = (tmpl, r)
+        for sh in shooters:
+            a = table.disc(sh)
+            for u in table.models.values():
+                if u.id == sh.id or not _in_arc(table, sh, u):
+                    continue
+                o = obs if sh is s and u.id == t.id else table.obstacles(sh, u, rulings.copy())[0]
+                items.append((a, table.disc(u), o))
+                keys.append((sh.id, u.id, o._template))
+        for (sid, uid, tmpl), r in zip(keys, find_clear_segments(items, touching_blocks=tb)):
+            found[(sid, uid, tb, id(tmpl))] = (tmpl, r)
         got = found.get((s.id, t.id, tb, id(obs._template)))
         if got is None:
             return None
@@ -1031,6 +1039,16 @@ def _batched_search(table: TableTop, s: Model, t: Model, obs: Obstacles, tb: boo
     if tmpl is not obs._template:
         return None
     return ClearResult(r.witness, r.candidates_tested, r.contact)
+
+
+def _clipped(s: Model, rulings: Rulings) -> bool:
+    """Whether the arc readings clip ``s``'s searches (:func:`clear_segment` then runs :func:`clipped_searches`, not
+    the unclipped batch): an arc under 360° under ``lof_arc_part = seen_part_in_arc``, or a Miner's under
+    ``lof_shooter_arc = front_half``. Reads the readings without consulting them (a guess for batching only)."""
+    if s.arc_degrees() >= 360.0:
+        return False
+    return rulings.chosen("lof_arc_part") == "seen_part_in_arc" or (
+        s.kind == "miner" and rulings.chosen("lof_shooter_arc") == "front_half")
 
 
 def _prefetch_regions(table: TableTop) -> None:
