@@ -1397,8 +1397,8 @@ def _lane_gap(f: np.ndarray, a, b):
 def _golden_batch(jobs: list) -> list[np.ndarray]:
     """The golden-section loops of many searches run as one: every lane of every job in one array, each lane with its
     own bases (:func:`_lane_gap`) and, for a clipped search (``job[8]``), its own half-planes (the target's, and under
-    :class:`ClipBoth` the shooter's; :func:`_lane_half_planes`). Element by element the arithmetic of :func:`_golden_numpy` on each
-    job alone, which :func:`_golden_scalar` repeats bit for bit (numpy's ``cos``, ``sin`` and ``hypot`` are taken
+    :class:`ClipBoth` the shooter's; :func:`_lane_half_planes`). Element by element the arithmetic of
+    :func:`_golden_numpy` on each job alone, which :func:`_golden_scalar` repeats bit for bit (numpy's ``cos``, ``sin`` and ``hypot`` are taken
     element by element whatever the length of the array; ``tests/tagraid/test_lof_fast_path.py`` checks the
     batch against each job alone)."""
     from types import SimpleNamespace
@@ -1410,7 +1410,7 @@ def _golden_batch(jobs: list) -> list[np.ndarray]:
     ga = SimpleNamespace(**{k: np.repeat([getattr(j[0], k) for j in jobs], sizes).astype(float) for k in "xyr"})
     gb = SimpleNamespace(**{k: np.repeat([getattr(j[1], k) for j in jobs], sizes).astype(float) for k in "xyr"})
     cat = [np.concatenate([j[i] for j in jobs]) for i in (3, 4, 5, 6)]
-    clips = [j[8] if len(j) > 8 else () for j in jobs]
+    clips = [j[8] for j in jobs]
     tclip = _lane_half_planes([tuple(c) for c in clips], sizes)
     sclip = _lane_half_planes([_shooter_clip(c) for c in clips], sizes)
     best = _golden_lanes(f, ga, gb, *cat, jobs[0][7], tclip=tclip, sclip=sclip)

@@ -852,21 +852,18 @@ def clear_segment(table: TableTop, shooter: Model | str, target: Model | str, ru
     obs, used = table.obstacles(s, t, rulings)
     tb = _grazing(rulings)
     used["lof_grazing"] = rulings.reading("lof_grazing")
-    alternatives: list = [()]
-    if s.arc_degrees() < 360.0:
-        if arc_part is None:
-            used["lof_arc_part"] = rulings.reading("lof_arc_part")
-            arc_part = used["lof_arc_part"] == "seen_part_in_arc"
-        if arc_part:
-            alternatives = arc_clips(s.center, s.facing, s.arc_degrees())
+    narrow = s.arc_degrees() < 360.0
+    if narrow and arc_part is None:
+        used["lof_arc_part"] = rulings.reading("lof_arc_part")
+        arc_part = used["lof_arc_part"] == "seen_part_in_arc"
+    arc_part = narrow and bool(arc_part)
     a, b = table.disc(s), table.disc(t)
-    shooter_side = (s.kind == "miner" and s.arc_degrees() < 360.0
-                    and rulings.chosen("lof_shooter_arc") == "front_half")
-    if shooter_side or alternatives != [()]:
+    shooter_side = s.kind == "miner" and narrow and rulings.chosen("lof_shooter_arc") == "front_half"
+    if shooter_side or arc_part:
         if shooter_side:
             used["lof_shooter_arc"] = rulings.reading("lof_shooter_arc")
-        mode, runs = clipped_searches(s, a, b, bool(arc_part), shooter_side)
-        res = _batched_clipped(table, s, t, obs, tb, mode)
+        mode, runs = clipped_searches(s, a, b, arc_part, shooter_side)
+        res = _prebatched(table, (s.id, t.id, tb, id(obs._template), mode), obs)
         if res is None:  # (an answer batched beforehand needs no regions)
             _prefetch_regions(table)
             res = _combine(_run(x, y, obs, tb, c, turned) for x, y, c, turned in runs)
@@ -874,7 +871,7 @@ def clear_segment(table: TableTop, shooter: Model | str, target: Model | str, ru
         res = _batched_search(table, s, t, obs, tb, rulings)
         if res is None:  # (an answer batched beforehand needs no regions)
             _prefetch_regions(table)
-            res = _search(a, b, obs, tb, alternatives, shooter_side=False)
+            res = find_clear_segment(a, b, obs, touching_blocks=tb)
     return res, obs, used
 
 
@@ -919,13 +916,14 @@ def _combine(results) -> ClearResult:
     return res
 
 
-def _batched_clipped(table: TableTop, s: Model, t: Model, obs: Obstacles, tb: bool, mode: str) -> ClearResult | None:
-    """The answer :meth:`.lof_analysis.LofAnalysisCache.all_pairs` batched beforehand for this clipped search
-    (:func:`clipped_searches`' ``mode``) on a pair's local table, for the very same obstacles; ``None`` otherwise
-    (the caller searches on its own)."""
+def _prebatched(table: TableTop, key: tuple, obs: Obstacles) -> ClearResult | None:
+    """A copy of the answer :meth:`.lof_analysis.LofAnalysisCache.all_pairs` batched beforehand under ``key`` on a
+    pair's local table (``(shooter, target, grazing, id(obstacles' template))``, plus :func:`clipped_searches`'
+    mode for a clipped search), for the very same obstacles; ``None`` otherwise (the caller searches on its
+    own)."""
     if not _geometry.FAST_PATH or obs._template is None or table._memo is None:
         return None
-    got = table.__dict__.get("_prebatched", {}).get((s.id, t.id, tb, id(obs._template), mode))
+    got = table.__dict__.get("_prebatched", {}).get(key)
     if got is None or got[0] is not obs._template:
         return None
     r = got[1]
@@ -997,11 +995,7 @@ def _batched_search(table: TableTop, s: Model, t: Model, obs: Obstacles, tb: boo
     if not _geometry.FAST_PATH or obs._template is None:
         return None
     if table._memo is not None:  # a pair's local table: the answers batched for it beforehand, if any
-        got = table.__dict__.get("_prebatched", {}).get((s.id, t.id, tb, id(obs._template)))
-        if got is None or got[0] is not obs._template:
-            return None
-        r = got[1]
-        return ClearResult(r.witness, r.candidates_tested, r.contact)
+        return _prebatched(table, (s.id, t.id, tb, id(obs._template)), obs)
     memo = _state_memo(table)
     if memo is None:
         return None
@@ -1044,7 +1038,8 @@ def _batched_search(table: TableTop, s: Model, t: Model, obs: Obstacles, tb: boo
 def _clipped(s: Model, rulings: Rulings) -> bool:
     """Whether the arc readings clip ``s``'s searches (:func:`clear_segment` then runs :func:`clipped_searches`, not
     the unclipped batch): an arc under 360° under ``lof_arc_part = seen_part_in_arc``, or a Miner's under
-    ``lof_shooter_arc = front_half``. Reads the readings without consulting them (a guess for batching only)."""
+    ``lof_shooter_arc = front_half``: the decision :func:`clear_segment` makes when not told ``arc_part``. Reads
+    the readings without consulting them (for the batches, which record nothing)."""
     if s.arc_degrees() >= 360.0:
         return False
     return rulings.chosen("lof_arc_part") == "seen_part_in_arc" or (
@@ -1066,13 +1061,6 @@ def _prefetch_regions(table: TableTop) -> None:
     # only pairs whose target is at least partly in the shooter's arc are ever searched by line_of_fire (others are
     # built on demand, the same regions either way)
     ix.regions([(a, b) for s, a in ms for t, b in ms if a is not b and _in_arc(table, s, t)], 10 * _geometry.TOL)
-
-
-def _search(a: Disc, b: Disc, obs: Obstacles, tb: bool, alternatives, *, shooter_side: bool):
-    """A clear segment from ``a`` (shooter) to ``b`` (target), the ``alternatives`` clips restricting ``b`` (or, with
-    ``shooter_side``, ``a``: the search then runs from ``b`` and the witness is turned back)."""
-    return _combine(_run(b, a, obs, tb, clip, True) if shooter_side else _run(a, b, obs, tb, clip, False)
-                    for clip in alternatives)
 
 
 @_table_memo()

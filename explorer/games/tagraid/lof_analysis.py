@@ -61,8 +61,8 @@ from explorer.options import Rulings
 
 from . import geometry
 from .geometry import Disc, Segment
-from .lof import (CoverResult, LoFResult, TableTop, _combine, _explain_batch, clear_segment, clipped_searches,
-                  line_of_fire, partial_cover)
+from .lof import (CoverResult, LoFResult, TableTop, _clipped, _combine, _explain_batch, clear_segment,
+                  clipped_searches, line_of_fire, partial_cover)
 from .megabeast import ThreatLevels, ThreatResult, threat_level
 from .options import rulings as default_rulings
 from .pieces import Model, disc_in_arc
@@ -836,8 +836,6 @@ class LofAnalysisCache:
         (token, static), pieces, chosen, shared = ctx
         r0 = rulings.copy()
         tb = r0.reading("lof_grazing") == "touching_blocks"
-        arc_part = r0.reading("lof_arc_part") == "seen_part_in_arc"
-        front = chosen.get("lof_shooter_arc") == "front_half"
         items, dests, queued = [], [], set()
         todo, new_lkeys = [], {}
         pieces.prefetch_near(s for s, _ in pairs)
@@ -861,24 +859,23 @@ class LofAnalysisCache:
             for (lkey, (s, t, others)), near in zip(new_lkeys.items(), nears):
                 shared[lkey] = self._keep_local(token, lkey, table,
                                                 local_table(table, s, t, others, static, near=near))
-        clipped = []  # (local table, shooter, target) of the searches the arc readings clip
+        clipped = []  # (local table, shooter, target, obstacles) of flat searches the arc readings clip
         for s, t, lkey in todo:
             lt = shared[lkey]
             for x, y in ((s, t), (t, s)):
-                arc = x.arc_degrees()
                 if (id(lt), x.id, y.id) in queued:
                     continue
-                if arc < 360.0 and (arc_part or (x.kind == "miner" and front)):
-                    queued.add((id(lt), x.id, y.id))
-                    clipped.append((lt, x, y))
-                    continue
+                queued.add((id(lt), x.id, y.id))
                 if x.kind == "miner" and lt.enemy_miners_in_contact(x):
                     continue
-                if not disc_in_arc(x.center, x.facing, arc, lt.disc(y)):
+                if not disc_in_arc(x.center, x.facing, x.arc_degrees(), lt.disc(y)):
                     continue
-                queued.add((id(lt), x.id, y.id))
                 obs = lt.obstacles(x, y, r0)[0]
                 if obs._template is None:
+                    continue
+                if _clipped(x, r0):
+                    if not lt.elevated_pair(x, y):  # (an elevated pair's search is the 3D one)
+                        clipped.append((lt, x, y, obs))
                     continue
                 done = lt.__dict__.get("_prebatched", {}).get((x.id, y.id, tb, id(obs._template)))
                 if done is not None and done[0] is obs._template:
@@ -917,28 +914,19 @@ class LofAnalysisCache:
             for (lt, xid, yid, tmpl, *_), seg in zip(rng, segs):
                 lt.__dict__.setdefault("_preranged", {})[(xid, yid, tb, id(tmpl))] = (tmpl, seg)
 
-
     @staticmethod
     def _batch_clipped_searches(clipped: list, r0: Rulings, tb: bool) -> None:
         """The LoF searches the arc readings clip (:func:`.lof.clipped_searches`: every half-plane alternative of
         the arc, from the target's side under ``lof_shooter_arc = front_half``) of every pair ``(local table,
-        shooter, target)`` of ``clipped`` whose target is in the arc, run as one batch
+        shooter, target, obstacles)`` of ``clipped`` (flat pairs with the target in the arc), run as one batch
         (:func:`.geometry.find_clear_segments` with clips; each answer the one-search answer) and each pair's answer
         combined over its alternatives as :func:`.lof.clear_segment` combines them, kept on the local table for
         it (the same obstacles and clipping only). Changes no answer."""
         items, clips, dests = [], [], []
         arc_part = r0.reading("lof_arc_part") == "seen_part_in_arc"
         front = r0.chosen("lof_shooter_arc") == "front_half"
-        for lt, x, y in clipped:
-            if lt.elevated_pair(x, y) or (x.kind == "miner" and lt.enemy_miners_in_contact(x)):
-                continue
-            a, b = lt.disc(x), lt.disc(y)
-            if not disc_in_arc(x.center, x.facing, x.arc_degrees(), b):
-                continue
-            obs = lt.obstacles(x, y, r0)[0]
-            if obs._template is None:
-                continue
-            mode, runs = clipped_searches(x, a, b, arc_part, x.kind == "miner" and front)
+        for lt, x, y, obs in clipped:
+            mode, runs = clipped_searches(x, lt.disc(x), lt.disc(y), arc_part, x.kind == "miner" and front)
             key = (x.id, y.id, tb, id(obs._template), mode)
             done = lt.__dict__.get("_prebatched", {}).get(key)
             if done is not None and done[0] is obs._template:
@@ -961,22 +949,16 @@ class LofAnalysisCache:
     @staticmethod
     def _batch_clipped_ranges(clipped: list, r0: Rulings, tb: bool) -> None:
         """The Range Ruler searches of the pairs whose lines the arc readings clip (``lof_arc_part =
-        seen_part_in_arc``, ``lof_shooter_arc = front_half``; :func:`.ranges.arc_searches`), for every such pair
-        ``(local table, shooter, target)`` of ``clipped`` with a clear line between bases not in contact (its LoF
-        search, :func:`.lof.clear_segment`, is kept on the local table for :func:`.lof.line_of_fire` to reuse), run
-        as one batch (:func:`.geometry.shortest_clear_segments`: each answer the one-search answer, bit for bit) and
+        seen_part_in_arc``, ``lof_shooter_arc = front_half``; :func:`.ranges.arc_searches`), for every pair
+        ``(local table, shooter, target, obstacles)`` of ``clipped`` with a clear line between bases not in contact
+        (its LoF search, :func:`.lof.clear_segment`, is kept on the local table for :func:`.lof.line_of_fire` to
+        reuse), run as one batch (:func:`.geometry.shortest_clear_segments`: each answer the one-search answer, bit for bit) and
         kept on the local table for :func:`.ranges.measure_range`, for the same obstacles and arc clipping only.
         Changes no answer."""
         runs, dests = [], []
-        for lt, x, y in clipped:
+        for lt, x, y, obs in clipped:
             a, b = lt.disc(x), lt.disc(y)
-            if a.distance_to(b) <= 1e-9 or lt.elevated_pair(x, y) or (x.kind == "miner" and
-                                                                      lt.enemy_miners_in_contact(x)):
-                continue
-            if not disc_in_arc(x.center, x.facing, x.arc_degrees(), b):
-                continue
-            obs = lt.obstacles(x, y, r0)[0]
-            if obs._template is None:
+            if a.distance_to(b) <= 1e-9:
                 continue
             searches = arc_searches(x, a, b, r0)
             if searches is None:

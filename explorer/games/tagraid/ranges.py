@@ -19,8 +19,8 @@ from explorer.options import Rulings
 from explorer.trace import RuleRef, Step
 
 from . import sections as S
-from .geometry import ClipBoth, Segment, shortest_clear_segment
-from .lof import LoFResult, TableTop, _grazing, arc_clips, clear_segment, line_of_fire
+from .geometry import Segment, shortest_clear_segment
+from .lof import LoFResult, TableTop, _grazing, arc_clips, clear_segment, clipped_searches, line_of_fire
 from .pieces import Model
 from .options import rulings as default_rulings
 
@@ -218,23 +218,22 @@ def _preranged(table: TableTop, s: Model, t: Model, obs, tb: bool, mode: str | N
 
 def arc_searches(s: Model, a, b, rulings: Rulings) -> tuple[str, list[tuple]] | None:
     """The Range Ruler's searches that the arc readings clip, for shooter ``s`` (base ``a``) and target base ``b``:
-    ``(mode, [(x, y, clip, turned), ...])``, one search per half-plane alternative of the arc
-    (:func:`.lof.arc_clips`), each :func:`.geometry.shortest_clear_segment` from ``x`` to ``y`` under ``clip``,
-    its segment turned end for end when ``turned``; ``None`` when nothing is clipped (one unclipped search).
+    :func:`.lof.clipped_searches` (the LoF search's alternatives), each run as
+    :func:`.geometry.shortest_clear_segment` from ``x`` to ``y`` under ``clip``, its segment turned end for end
+    when ``turned``; ``None`` when nothing is clipped (one unclipped search).
     Modes: ``"target"`` (``lof_arc_part = seen_part_in_arc``: the line ends in the part of the target inside the
     arc), ``"shooter"`` (``lof_shooter_arc = front_half``, a Miner: it leaves the front half of the shooter's base;
     searched from the target), ``"both"`` (both chosen). Consults ``lof_arc_part`` exactly as
     :func:`measure_range` always has (only for a shooter whose arc is under 360° and whose front half is not
     already required)."""
-    shooter_side = _shooter_side(s, rulings)
-    if not (s.arc_degrees() < 360.0 and (shooter_side or rulings.reading("lof_arc_part") == "seen_part_in_arc")):
+    if s.arc_degrees() >= 360.0:
         return None
-    alternatives = arc_clips(s.center, s.facing, s.arc_degrees())
-    if shooter_side and rulings.chosen("lof_arc_part") == "seen_part_in_arc":  # both ends clipped
-        return "both", [(a, b, ClipBoth(c, c), False) for c in alternatives]
-    if shooter_side:
-        return "shooter", [(b, a, c, True) for c in alternatives]
-    return "target", [(a, b, c, False) for c in alternatives]
+    shooter_side = _shooter_side(s, rulings)
+    arc_part = (rulings.chosen("lof_arc_part") if shooter_side else rulings.reading("lof_arc_part")) \
+        == "seen_part_in_arc"
+    if not (shooter_side or arc_part):
+        return None
+    return clipped_searches(s, a, b, arc_part, shooter_side)  # the LoF search's own alternatives
 
 
 def shortest_of(segments) -> Segment | None:
